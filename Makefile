@@ -1,0 +1,35 @@
+# minitape: two commands on a fresh machine.
+#   make lab    open the course notebooks in JupyterLab (creates .venv first if needed)
+#   make test   run the whole test suite            (creates .venv first if needed)
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: lab test bench clean
+
+lab: $(VENV)/.lab-installed
+	$(BIN)/jupyter lab --notebook-dir=notebooks notebooks/00_tour.ipynb
+
+test: $(VENV)/.dev-installed
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python benchmarks/overhead.py
+	$(BIN)/python benchmarks/checkpoint_memory.py
+
+$(VENV)/.created:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.created pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+$(VENV)/.lab-installed: $(VENV)/.created pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[notebooks]"
+	touch $@
+
+clean:
+	rm -rf $(VENV) build *.egg-info

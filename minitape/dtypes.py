@@ -1,0 +1,121 @@
+"""Data types: the six dtypes minitape speaks, and TensorFlow's rules for them.
+
+A :class:`DType` is a thin, named wrapper around a NumPy dtype.  It exists so
+that reprs and errors read like TensorFlow's (``float32``, not ``dtype('float32')``)
+and so that questions such as "can this be differentiated?" have one answer.
+
+>>> import minitape as tf
+>>> tf.float32.is_floating, tf.int32.is_floating
+(True, False)
+>>> tf.as_dtype("float64")
+minitape.float64
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class DType:
+    """One element type: ``float16``, ``float32``, ``float64``, ``int32``, ``int64`` or ``bool``.
+
+    Compares equal to its name, its NumPy dtype and its NumPy scalar type, as
+    TensorFlow's dtypes do.
+
+    >>> import minitape as tf
+    >>> tf.float32 == "float32", tf.float32 == np.float32
+    (True, True)
+    """
+
+    __slots__ = ("name", "as_numpy_dtype_", "is_floating", "is_integer", "is_bool", "size")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.as_numpy_dtype_ = np.dtype(name)
+        kind = self.as_numpy_dtype_.kind
+        self.is_floating = kind == "f"
+        self.is_integer = kind in "iu"
+        self.is_bool = kind == "b"
+        self.size = self.as_numpy_dtype_.itemsize
+
+    @property
+    def as_numpy_dtype(self) -> type:
+        """The NumPy scalar type, e.g. ``numpy.float32``."""
+        return self.as_numpy_dtype_.type
+
+    @property
+    def base_dtype(self) -> "DType":
+        return self
+
+    def __repr__(self) -> str:
+        return f"minitape.{self.name}"
+
+    def __eq__(self, other: Any) -> bool:
+        try:
+            return self is as_dtype(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+float16 = DType("float16")
+float32 = DType("float32")
+float64 = DType("float64")
+int32 = DType("int32")
+int64 = DType("int64")
+bool_ = DType("bool")
+
+ALL = (float16, float32, float64, int32, int64, bool_)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NUMPY = {d.as_numpy_dtype_: d for d in ALL}
+
+
+def as_dtype(value: Any) -> DType:
+    """Turn a name, NumPy dtype or :class:`DType` into a :class:`DType`.
+
+    >>> import minitape as tf
+    >>> tf.as_dtype(np.float16)
+    minitape.float16
+    >>> tf.as_dtype("complex64")
+    Traceback (most recent call last):
+    ...
+    TypeError: Cannot convert 'complex64' to a minitape dtype; minitape supports float16, float32, float64, int32, int64, bool.
+    """
+    if isinstance(value, DType):
+        return value
+    found = _BY_NAME.get(value) if isinstance(value, str) else None
+    if found is None:
+        try:
+            found = _BY_NUMPY.get(np.dtype(value))
+        except TypeError:
+            found = None
+    if found is None:
+        known = ", ".join(d.name for d in ALL)
+        raise TypeError(f"Cannot convert {value!r} to a minitape dtype; minitape supports {known}.")
+    return found
+
+
+def of_array(array: Any) -> DType:
+    """The :class:`DType` of an array or NumPy scalar (any backend)."""
+    return as_dtype(array.dtype)
+
+
+def for_python_value(value: Any) -> np.dtype | None:
+    """TensorFlow's default dtype for a Python literal, or None to let NumPy decide.
+
+    Python floats become float32, ints int32 (int64 when too large), bools bool;
+    NumPy arrays keep their dtype.
+    """
+    if isinstance(value, np.ndarray | np.generic):
+        return None
+    array = np.asarray(value)
+    kind = array.dtype.kind
+    if kind == "f":
+        return np.dtype(np.float32)
+    if kind in "iu":
+        fits = array.size == 0 or (array.min() >= -(2**31) and array.max() < 2**31)
+        return np.dtype(np.int32 if fits else np.int64)
+    return None

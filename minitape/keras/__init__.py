@@ -1,0 +1,14 @@
+"""A small Keras: layers and models whose variables tapes and checkpoints can see.
+
+>>> import minitape as tf
+>>> model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu", name="hidden"),
+...                              tf.keras.layers.Dense(1, name="out")])
+>>> model(tf.ones((2, 4))).shape
+TensorShape([2, 1])
+>>> [v.name for v in model.variables]
+['hidden/kernel:0', 'hidden/bias:0', 'out/kernel:0', 'out/bias:0']
+"""
+from minitape.keras import activations, initializers, layers
+from minitape.keras.models import Model, Sequential
+
+__all__ = ["Model", "Sequential", "activations", "initializers", "layers"]

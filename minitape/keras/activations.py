@@ -1,0 +1,34 @@
+"""Activation functions by name, as ``keras.activations.get`` finds them.
+
+>>> from minitape.keras import activations
+>>> activations.get("relu").__name__
+'relu'
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minitape import ops
+
+
+def linear(x: Any) -> Any:
+    """The identity: a layer without an activation."""
+    return x
+
+
+_BY_NAME: dict[str, Callable] = {
+    "relu": ops.relu, "sigmoid": ops.sigmoid, "tanh": ops.tanh, "softmax": ops.softmax, "linear": linear,
+}
+
+
+def get(identifier: str | Callable | None) -> Callable:
+    """The activation named ``identifier`` (or ``identifier`` itself if callable; ``None`` is linear)."""
+    if identifier is None:
+        return linear
+    if callable(identifier):
+        return identifier
+    if identifier not in _BY_NAME:
+        raise ValueError(f"Unknown activation function: {identifier!r}. Known: {', '.join(sorted(_BY_NAME))}, "
+                         f"or pass a callable.")
+    return _BY_NAME[identifier]

@@ -1,0 +1,196 @@
+"""Layers: objects that own variables and compute with them in ``call``.
+
+A layer builds its weights on its first call, when it first sees the input's
+shape.  Integer inputs are cast to float32 first, as Keras does.
+
+>>> import minitape as tf
+>>> layer = tf.keras.layers.Dense(2)
+>>> layer.built
+False
+>>> layer(tf.constant([[1, 2, 3]])).dtype, layer.built
+(minitape.float32, True)
+>>> [tuple(v.shape) for v in layer.trainable_variables]
+[(3, 2), (2,)]
+"""
+from __future__ import annotations
+
+import collections
+import inspect
+import re
+from collections.abc import Callable
+from typing import Any
+
+from minitape import dtypes, nest, nn, ops, random
+from minitape.keras import activations, initializers
+from minitape.tensor import Tensor, Variable
+
+_name_counts: collections.Counter = collections.Counter()
+
+
+def _unique_name(cls: type) -> str:
+    base = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    count = _name_counts[base]
+    _name_counts[base] += 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+class Layer:
+    """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute."""
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+        if kwargs:
+            raise TypeError(f"{type(self).__name__} got unexpected keyword arguments: {sorted(kwargs)}")
+        self._weights: list[Variable] = []
+        self._layers: list[Layer] = []
+        self.trainable = trainable
+        self.name = name or _unique_name(type(self))
+        self.built = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Track sub-layers (also in lists) so their variables belong to this layer too.
+        if not name.startswith("_") and "_layers" in self.__dict__:
+            for item in nest.flatten(value) if isinstance(value, list | tuple) else [value]:
+                if isinstance(item, Layer) and item is not self and item not in self._layers:
+                    self._layers.append(item)
+        super().__setattr__(name, value)
+
+    def build(self, input_shape: Any) -> None:
+        """Create the layer's weights, knowing the input shape (called once, on the first call)."""
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        return inputs
+
+    def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        inputs = nest.pack_sequence_as(inputs, [_as_float(x) for x in nest.flatten(inputs)])
+        if not self.built:
+            first = nest.flatten(inputs)[0]
+            self.build(tuple(first.shape) if hasattr(first, "shape") else None)
+            self.built = True
+        if "training" in kwargs and not _accepts(self.call, "training"):
+            kwargs.pop("training")
+        return self.call(inputs, *args, **kwargs)
+
+    def add_weight(self, name: str | None = None, shape: Any = None, dtype: Any = None,
+                   initializer: str | Callable = "glorot_uniform", trainable: bool = True) -> Variable:
+        """Create a variable owned by this layer, named ``<layer>/<name>:0``."""
+        shape = tuple(shape or ())
+        dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        with random.global_source():     # creating weights is not part of a replayed computation
+            value = initializers.get(initializer)(shape, dtype)
+        variable = Variable(value, trainable=trainable and self.trainable, name=f"{self.name}/{name or 'weight'}")
+        self._weights.append(variable)
+        return variable
+
+    @property
+    def variables(self) -> list[Variable]:
+        """All variables of this layer and its sub-layers, each once."""
+        seen: dict[int, Variable] = {}
+        for layer in self._walk():
+            for v in layer._weights:
+                seen.setdefault(id(v), v)
+        return list(seen.values())
+
+    weights = variables
+
+    @property
+    def trainable_variables(self) -> list[Variable]:
+        return [v for v in self.variables if v.trainable]
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self) -> list[Variable]:
+        return [v for v in self.variables if not v.trainable]
+
+    def _walk(self) -> list["Layer"]:
+        """This layer and every sub-layer, depth first, without recursion."""
+        order, stack = [], [self]
+        while stack:
+            layer = stack.pop()
+            if layer not in order:
+                order.append(layer)
+                stack.extend(reversed(layer._layers))
+        return order
+
+
+def _as_float(x: Any) -> Any:
+    if isinstance(x, Tensor | Variable) and (x.dtype.is_integer or x.dtype.is_bool):
+        return ops.cast(x, dtypes.float32)
+    if isinstance(x, Tensor | Variable) or x is None:
+        return x
+    tensor = ops.as_operand(x)
+    return ops.cast(tensor, dtypes.float32) if not tensor.dtype.is_floating else tensor
+
+
+def _accepts(method: Callable, keyword: str) -> bool:
+    parameters = inspect.signature(method).parameters
+    return keyword in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)`` over the last axis of the inputs."""
+
+    def __init__(self, units: int, activation: str | Callable | None = None, use_bias: bool = True,
+                 kernel_initializer: str | Callable = "glorot_uniform", bias_initializer: str | Callable = "zeros",
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if int(units) <= 0:
+            raise ValueError(f"Dense: units must be a positive integer, got {units!r}.")
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
+
+    def build(self, input_shape: tuple[int, ...]) -> None:
+        self.kernel = self.add_weight("kernel", (input_shape[-1], self.units), initializer=self.kernel_initializer)
+        self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer) if self.use_bias else None
+        super().build(input_shape)
+
+    def call(self, inputs: Tensor) -> Tensor:
+        expected = self.kernel.shape[0]
+        if inputs.ndim < 1 or inputs.shape[-1] != expected:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
+                             f"of input shape to have value {expected}, but received input with shape "
+                             f"{tuple(inputs.shape)}")
+        x = inputs if inputs.ndim >= 2 else ops.expand_dims(inputs, 0)
+        out = ops.matmul(x, self.kernel)
+        if self.bias is not None:
+            out = out + self.bias
+        out = out if inputs.ndim >= 2 else ops.squeeze(out, 0)
+        return self.activation(out)
+
+
+class Lambda(Layer):
+    """Wrap a function as a layer."""
+
+    def __init__(self, function: Callable, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise TypeError(f"Lambda needs a callable, got {type(function).__name__}.")
+        self.function = function
+
+    def call(self, inputs: Any) -> Any:
+        return self.function(inputs)
+
+
+class Dropout(Layer):
+    """Randomly zero a fraction ``rate`` of the inputs while ``training``; the identity otherwise."""
+
+    def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not 0 <= float(rate) < 1:
+            raise ValueError(f"Dropout: rate must be in [0, 1), got {rate}.")
+        self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
+
+    def call(self, inputs: Tensor, training: bool | None = None) -> Tensor:
+        if not training or self.rate == 0:
+            return inputs
+        return nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+
+
+class ReLU(Layer):
+    """``max(x, 0)`` as a layer."""
+
+    def call(self, inputs: Tensor) -> Tensor:
+        return ops.relu(inputs)

@@ -1,0 +1,15 @@
+"""``tf.math``: the elementwise and reduction ops under their TensorFlow names.
+
+>>> import minitape as tf
+>>> tf.math.log1p(0.0).numpy()
+np.float32(0.0)
+"""
+from minitape.ops import (  # noqa: F401
+    abs, add, cos, divide, equal, exp, floordiv, greater, greater_equal, less, less_equal, log, log1p,
+    logical_and, logical_not, logical_or, maximum, minimum, mod, multiply, negative, not_equal, pow,
+    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, sigmoid, sign, sin, softplus, sqrt,
+    square, subtract, tanh,
+)
+from minitape.ops import floordiv as floor_div  # noqa: F401
+from minitape.ops import mod as floormod  # noqa: F401
+from minitape.ops import divide as truediv  # noqa: F401

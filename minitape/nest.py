@@ -1,0 +1,54 @@
+"""Nested structures (lists, tuples, dicts) of tensors, flattened and rebuilt.
+
+``GradientTape.gradient`` returns its result in the shape its ``sources`` were
+given: these two helpers are how.  Dicts are walked in sorted key order, as
+TensorFlow's ``tf.nest`` does, and rebuilt in their own order.
+
+>>> from minitape import nest
+>>> nest.flatten({"b": [1, 2], "a": 3})
+[3, 1, 2]
+>>> nest.pack_sequence_as({"b": [1, 2], "a": 3}, ["x", "y", "z"])
+{'b': ['y', 'z'], 'a': 'x'}
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+def is_nested(value: Any) -> bool:
+    return isinstance(value, list | tuple | dict)
+
+
+def flatten(structure: Any) -> list[Any]:
+    """The leaves of ``structure``, left to right (a non-nested value is its own only leaf)."""
+    return list(_leaves(structure))
+
+
+def _leaves(structure: Any) -> Iterator[Any]:
+    if isinstance(structure, dict):
+        for key in sorted(structure):
+            yield from _leaves(structure[key])
+    elif isinstance(structure, list | tuple):
+        for item in structure:
+            yield from _leaves(item)
+    else:
+        yield structure
+
+
+def pack_sequence_as(structure: Any, flat: list[Any]) -> Any:
+    """Rebuild ``structure`` with its leaves replaced, in order, by ``flat``."""
+    leaves = iter(flat)
+
+    def rebuild(node: Any) -> Any:
+        if isinstance(node, dict):
+            rebuilt = {key: rebuild(node[key]) for key in sorted(node)}
+            return {key: rebuilt[key] for key in node}
+        if isinstance(node, list | tuple):
+            items = [rebuild(item) for item in node]
+            if isinstance(node, tuple) and hasattr(node, "_fields"):
+                return type(node)(*items)
+            return type(node)(items)
+        return next(leaves)
+
+    return rebuild(structure)

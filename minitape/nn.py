@@ -1,0 +1,68 @@
+"""``tf.nn``: activations, softmax, cross-entropy and dropout.
+
+The cross-entropies are written with other ops, so their gradients (with
+respect to logits *and* labels) come from the op table.
+
+>>> import minitape as tf
+>>> tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0]], logits=[[1.0, 2.0]]).numpy()
+array([0.31326166], dtype=float32)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minitape import random
+from minitape.errors import InvalidArgumentError
+from minitape.ops import (  # noqa: F401
+    as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax, tanh,
+)
+from minitape.tensor import Tensor, wrap
+
+
+def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """``-sum(labels * log_softmax(logits))`` along ``axis``: one loss per example."""
+    labels, logits = operands("softmax_cross_entropy_with_logits", labels, logits)
+    if labels.shape != logits.shape:
+        raise InvalidArgumentError(f"softmax_cross_entropy_with_logits: labels shape {tuple(labels.shape)} "
+                                   f"must equal logits shape {tuple(logits.shape)}.")
+    return negative(reduce_sum(labels * log_softmax(logits, axis=axis), axis=axis))
+
+
+def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str | None = None) -> Tensor:
+    """Cross-entropy against integer class ``labels`` (one per example).
+
+    >>> import minitape as tf
+    >>> tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1], logits=[[1.0, 2.0]]).numpy()
+    array([0.31326166], dtype=float32)
+    """
+    logits = as_operand(logits)
+    classes = np.asarray(as_operand(labels)._value)
+    n = logits.shape[-1]
+    if classes.dtype.kind not in "iu" or tuple(classes.shape) != tuple(logits.shape[:-1]):
+        raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be integers of shape "
+                                   f"{tuple(logits.shape[:-1])}, got {classes.dtype} of shape {classes.shape}.")
+    if classes.size and (classes.min() < 0 or classes.max() >= n):
+        raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be in [0, {n}), "
+                                   f"got {classes.min()}..{classes.max()}.")
+    one_hot = wrap(np.eye(n, dtype=logits._value.dtype)[classes])
+    return negative(reduce_sum(one_hot * log_softmax(logits), axis=-1))
+
+
+def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:
+    """Zero each entry with probability ``rate``; scale the rest by ``1 / (1 - rate)``.
+
+    Inside ``recompute_grad`` the mask is replayed identically on recomputation.
+
+    >>> import minitape as tf
+    >>> y = tf.nn.dropout(tf.ones((1000,)), rate=0.5)
+    >>> sorted(set(y.numpy().tolist()))
+    [0.0, 2.0]
+    """
+    x = as_operand(x)
+    if not 0 <= float(rate) < 1:
+        raise ValueError(f"dropout: rate must be in [0, 1), got {rate}.")
+    shape = tuple(x.shape) if noise_shape is None else tuple(int(n) for n in noise_shape)
+    keep = random.uniform(shape, dtype=x.dtype, seed=seed)._value >= rate
+    return x * wrap((keep / (1 - rate)).astype(x._value.dtype))

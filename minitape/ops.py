@@ -1,0 +1,1141 @@
+"""The op table: every primitive's forward rule beside its derivative.
+
+Each row below declares one primitive:
+
+* a **forward** rule ``forward(xp, *arrays, **params)`` computing the output
+  array with the array namespace ``xp`` (NumPy, or another backend);
+* one **vector-Jacobian product** per input, ``vjp(g, ans, *inputs, **params)``:
+  given ``g``, the gradient of the loss with respect to the output ``ans``, it
+  returns the gradient with respect to that input.  VJPs are written with
+  minitape's own ops, so when another tape is recording, the derivative is
+  itself recorded and can be differentiated again;
+* ``keep``: which values the VJP reads (``ANS`` and/or input positions).  The
+  tape saves exactly those; every other input is replaced by a
+  :class:`Discarded` record of its shape and dtype, so ``tanh`` keeps its
+  output, and ``x @ W + b`` never keeps the product ``x @ W``.
+
+Every op runs through :func:`apply`, the one dispatch point: compute, then
+record onto the tapes that follow an input, then tell event listeners.
+
+>>> import minitape as tf
+>>> tf.ops.tanh.op
+Op('tanh', keep=('ans',))
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+import string
+from collections.abc import Callable, Container, Sequence
+from typing import Any
+
+import numpy as np
+
+from minitape import backends, dtypes
+from minitape.errors import InvalidArgumentError
+from minitape.backends import by_type
+from minitape.tape import record, state
+from minitape.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, next_id, wrap
+
+_new = object.__new__
+_value_of = operator.attrgetter("_value")
+_id_of = operator.attrgetter("_id")
+
+ANS = "ans"          # in ``keep``: the VJP reads the op's output
+INPUTS = "inputs"    # in ``keep``: the VJP reads every input (ops of any arity)
+_NO_PARAMS: dict[str, Any] = {}
+
+
+class Op:
+    """A primitive: its forward rule, its VJPs (one per input) and what those VJPs keep."""
+
+    __slots__ = ("name", "forward", "vjps", "variadic", "keep", "keep_ans", "keep_all", "keep_none",
+                 "broadcasts", "differentiable")
+
+    def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | Callable = (),
+                 keep: tuple = (), broadcasts: bool = False) -> None:
+        self.name = name
+        self.forward = forward
+        self.vjps = vjps             # a callable instead of a tuple: vjp(k, g, ans, *inputs) for any arity
+        self.variadic = callable(vjps)
+        self.keep = keep
+        self.keep_ans = ANS in keep
+        positions = {k for k in keep if k != ANS}
+        arity = None if self.variadic else len(vjps)
+        self.keep_all = INPUTS in keep or (arity is not None and positions >= set(builtins.range(arity)))
+        self.keep_none = not positions
+        self.broadcasts = broadcasts  # inputs broadcast against each other: reduce gradients back
+        self.differentiable = bool(vjps)
+
+    def save(self, inputs: tuple[Tensor, ...]) -> tuple[Tensor | Discarded, ...]:
+        """What an entry keeps of its inputs: the tensors the VJPs read, and a :class:`Discarded` for the rest."""
+        if self.keep_all:
+            return inputs
+        if self.keep_none:
+            return tuple(map(Discarded.of, inputs))
+        return tuple([t if k in self.keep else Discarded.of(t) for k, t in enumerate(inputs)])
+
+    def __repr__(self) -> str:
+        return f"Op({self.name!r}, keep={self.keep!r})"
+
+
+class Discarded(tuple):
+    """What a tape remembers of a value its VJP does not need: ``(shape, dtype)``, not the numbers.
+
+    >>> tf.ops.Discarded.of(tf.zeros((2, 3)))
+    Discarded(shape=(2, 3), dtype=float32)
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def of(tensor: Tensor) -> "Discarded":
+        return Discarded((tensor._value.shape, tensor._value.dtype))
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self[0])
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.as_dtype(self[1])
+
+    @property
+    def ndim(self) -> int:
+        return len(self[0])
+
+    def __repr__(self) -> str:
+        return f"Discarded(shape={self[0]}, dtype={self[1]})"
+
+
+class OpEntry:
+    """The tape's record of one op: ids in and out, the values its VJPs need, the op's params."""
+
+    __slots__ = ("op", "inputs", "outputs", "ans", "saved", "params")
+
+    def __init__(self, op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> None:
+        self.op = op
+        self.inputs = tuple(map(_id_of, inputs))
+        self.outputs = (output._id,)
+        self.ans = output if op.keep_ans else None      # VJPs that do not keep ``ans`` never read it
+        self.saved = op.save(inputs)
+        self.params = params
+
+    def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
+        (g,) = output_grads
+        op, ans, saved, params = self.op, self.ans, self.saved, self.params
+        grads: list[Tensor | None] = []
+        for k, i in enumerate(self.inputs):
+            vjp = None if i not in needed else op.vjps if op.variadic else op.vjps[k]
+            if vjp is None:
+                grads.append(None)
+                continue
+            args = (k, g, ans, *saved) if op.variadic else (g, ans, *saved)
+            grad = vjp(*args, **params) if params else vjp(*args)
+            if op.broadcasts:
+                shape = _raw_shape(saved[k])
+                if grad._value.shape != shape:
+                    grad = unbroadcast(grad, shape)
+            grads.append(grad)
+        return grads
+
+    def __repr__(self) -> str:
+        return f"OpEntry({self.op.name}, inputs={self.inputs}, outputs={self.outputs})"
+
+
+def _raw_shape(saved: Tensor | Discarded) -> tuple[int, ...]:
+    return saved[0] if type(saved) is Discarded else saved._value.shape
+
+
+def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tensor:
+    """Run ``op`` on tensors: the single dispatch point every op goes through."""
+    values = tuple(map(_value_of, inputs))
+    xp = by_type.get(type(values[0])) or backends.namespace(values[0])
+    value = op.forward(xp, *values, **params) if params else op.forward(xp, *values)
+    out = _new(Tensor)                  # Tensor(value) without the call: this is the hot path
+    out._value = value
+    out._id = next_id()
+    if state.tapes and op.differentiable and value.dtype.kind == "f":
+        record(OpEntry(op, inputs, out, params))
+    return out
+
+
+def unbroadcast(grad: Tensor, shape: Sequence[int]) -> Tensor:
+    """Sum ``grad`` over the axes that broadcasting added or stretched, back to ``shape``."""
+    grad_shape = grad._value.shape
+    if grad_shape == shape:
+        return grad
+    extra = len(grad_shape) - len(shape)
+    stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1)
+    return reshape(reduce_sum(grad, axis=tuple(range(extra)) + stretched), shape)
+
+
+# --------------------------------------------------------------------------- operands
+
+def as_operand(value: Any) -> Tensor:
+    """A tensor for an op input: tensors pass, variables are read, anything else becomes a constant."""
+    if type(value) is Tensor:
+        return value
+    if isinstance(value, Variable):
+        return value.read_value()
+    return constant(value)
+
+
+def _like(value: Any, other: Tensor) -> Tensor:
+    """Convert a non-tensor operand to the dtype of the tensor it meets (TF's rule)."""
+    kind = type(value)
+    if kind is float or kind is int:
+        array = other._value
+        if array.dtype.kind == "f" or kind is int:
+            return wrap(array.dtype.type(value))
+    if isinstance(value, Tensor | Variable):
+        return as_operand(value)
+    try:
+        return constant(value, dtype=other.dtype)
+    except TypeError:
+        return constant(value)          # then the dtype check names both dtypes
+
+
+def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
+    """Tensors for an elementwise op: non-tensors take the dtype of the first tensor; dtypes must agree."""
+    anchor = next((v for v in values if isinstance(v, Tensor | Variable)), None)
+    anchor = as_operand(values[0] if anchor is None else anchor)
+    tensors = tuple(v if type(v) is Tensor else _like(v, anchor) for v in values)
+    for t in tensors[1:]:
+        if t._value.dtype != tensors[0]._value.dtype:
+            _mismatch(name, *tensors)
+    return tensors
+
+
+def _mismatch(name: str, *tensors: Tensor) -> None:
+    first = tensors[0].dtype
+    k, other = next((k, t.dtype) for k, t in enumerate(tensors) if t.dtype is not first)
+    raise InvalidArgumentError(f"{name}: input {k} is {other.name} but input 0 is {first.name}; minitape never "
+                               f"converts silently. Use tf.cast(x, tf.{first.name}) on one of them.")
+
+
+def _needs_floating(name: str, t: Tensor) -> None:
+    if t._value.dtype.kind != "f":
+        raise InvalidArgumentError(f"{name} needs a floating-point tensor (float16/32/64), got {t.dtype.name}; "
+                                   f"use tf.cast(x, tf.float32) first.")
+
+
+def _quiet(forward: Callable) -> Callable:
+    """Silence NumPy's warnings for division by zero and logs of negatives: inf/nan, as TF gives."""
+    def run(xp, *args, **params):
+        with np.errstate(all="ignore"):
+            return forward(xp, *args, **params)
+    return run
+
+
+# --------------------------------------------------------------------------- building the table
+
+def _document(function: Callable, name: str, op: Op | None, doc: str) -> Callable:
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    function.op = op
+    return function
+
+
+def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
+          floating: bool = True, doc: str = "") -> Callable:
+    """Declare a one-input elementwise op; returns its public function."""
+    op = Op(name, forward, (vjp,) if vjp else (), keep)
+
+    def function(x: Any, name: str | None = None) -> Tensor:
+        x = x if type(x) is Tensor else as_operand(x)
+        if floating and x._value.dtype.kind != "f":
+            _needs_floating(op.name, x)
+        return apply(op, (x,))
+    return _document(function, name, op, doc)
+
+
+def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable | None,
+           keep: tuple = (), doc: str = "") -> Callable:
+    """Declare a two-input elementwise (broadcasting) op; returns its public function."""
+    op = Op(name, forward, (vjp_x, vjp_y) if vjp_x or vjp_y else (), keep, broadcasts=True)
+
+    def function(x: Any, y: Any, name: str | None = None) -> Tensor:
+        if type(x) is Tensor:
+            if type(y) is not Tensor:
+                y = _like(y, x)
+        elif type(y) is Tensor:
+            x = _like(x, y)
+        else:
+            x, y = operands(op.name, x, y)
+        if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
+            _mismatch(op.name, x, y)
+        return apply(op, (x, y))
+    return _document(function, name, op, doc)
+
+
+def _zeros_like_grad(g: Tensor, *_: Any) -> Tensor:
+    return zeros_like(g)
+
+
+# --------------------------------------------------------------------------- the table: elementwise
+#      name           forward                                  vjp, written with minitape ops          keeps
+
+negative = unary("negative", lambda xp, x: -x,    lambda g, ans, x: -g,                    floating=False, doc="""
+    Elementwise ``-x``.
+
+    >>> tf.negative([1.0, -2.0]).numpy()
+    array([-1.,  2.], dtype=float32)
+    """)
+abs = unary("abs",       lambda xp, x: xp.abs(x),             lambda g, ans, x: g * sign(x),           keep=(0,), floating=False, doc="""
+    Elementwise ``|x|``; its derivative at 0 is 0, as TensorFlow's.
+
+    >>> tf.abs([-1.5, 2.0]).numpy()
+    array([1.5, 2. ], dtype=float32)
+    """)
+sign = unary("sign",     lambda xp, x: xp.sign(x),            _zeros_like_grad,                        floating=False, doc="""
+    Elementwise sign: -1, 0 or 1.  Its gradient is zero.
+
+    >>> tf.sign([-3.0, 0.0, 2.0]).numpy()
+    array([-1.,  0.,  1.], dtype=float32)
+    """)
+square = unary("square", lambda xp, x: xp.square(x),          lambda g, ans, x: g * (2 * x),           keep=(0,), floating=False, doc="""
+    Elementwise ``x * x``.
+
+    >>> tf.square([3.0]).numpy()
+    array([9.], dtype=float32)
+    """)
+sqrt = unary("sqrt",     _quiet(lambda xp, x: xp.sqrt(x)),   lambda g, ans, x: _zero_where_g_is_zero(g, 0.5 * g / ans), keep=(ANS,), doc="""
+    Elementwise square root.  Where the upstream gradient is 0 the gradient is 0
+    (not ``0 * inf``), so ``tf.where(x > 0, tf.sqrt(x), 0.)`` differentiates at 0.
+
+    >>> tf.sqrt([4.0, 9.0]).numpy()
+    array([2., 3.], dtype=float32)
+    """)
+exp = unary("exp",       _quiet(lambda xp, x: xp.exp(x)),    lambda g, ans, x: g * ans,               keep=(ANS,), doc="""
+    Elementwise ``e**x``; its derivative is its own output.
+
+    >>> tf.exp([0.0]).numpy()
+    array([1.], dtype=float32)
+    """)
+log = unary("log",       _quiet(lambda xp, x: xp.log(x)),    lambda g, ans, x: g / x,                 keep=(0,), doc="""
+    Elementwise natural logarithm.
+
+    >>> tf.math.log([1.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+log1p = unary("log1p",   _quiet(lambda xp, x: xp.log1p(x)),  lambda g, ans, x: g / (1 + x),           keep=(0,), doc="""
+    Elementwise ``log(1 + x)``, accurate for small ``x``.
+
+    >>> tf.math.log1p([0.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+sin = unary("sin",       lambda xp, x: xp.sin(x),             lambda g, ans, x: g * cos(x),            keep=(0,), doc="""
+    Elementwise sine.
+
+    >>> tf.sin([0.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+cos = unary("cos",       lambda xp, x: xp.cos(x),             lambda g, ans, x: -(g * sin(x)),         keep=(0,), doc="""
+    Elementwise cosine.
+
+    >>> tf.cos([0.0]).numpy()
+    array([1.], dtype=float32)
+    """)
+tanh = unary("tanh",     lambda xp, x: xp.tanh(x),            lambda g, ans, x: _tanh_grad(ans, g),    keep=(ANS,), doc="""
+    Elementwise hyperbolic tangent; its derivative needs only its output.
+
+    >>> tf.tanh([0.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+sigmoid = unary("sigmoid", _quiet(lambda xp, x: 1 / (1 + xp.exp(-x))), lambda g, ans, x: _sigmoid_grad(ans, g), keep=(ANS,), doc="""
+    Elementwise logistic function ``1 / (1 + exp(-x))``.
+
+    >>> tf.sigmoid([0.0]).numpy()
+    array([0.5], dtype=float32)
+    """)
+softplus = unary("softplus", lambda xp, x: xp.logaddexp(x.dtype.type(0), x), lambda g, ans, x: g * sigmoid(x), keep=(0,), doc="""
+    Elementwise ``log(1 + exp(x))``, computed without overflow.
+
+    >>> tf.math.softplus([0.0]).numpy()
+    array([0.6931472], dtype=float32)
+    """)
+relu = unary("relu",     lambda xp, x: xp.maximum(x, x.dtype.type(0)), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), floating=False, doc="""
+    Elementwise ``max(x, 0)``; its derivative at 0 is 0.
+
+    >>> tf.nn.relu([-1.0, 2.0]).numpy()
+    array([0., 2.], dtype=float32)
+    """)
+identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     floating=False, doc="""
+    The same value, as a new tensor (gradients pass straight through).
+
+    >>> tf.identity([1.0]).numpy()
+    array([1.], dtype=float32)
+    """)
+stop_gradient = unary("stop_gradient", lambda xp, x: x,      None,                                    floating=False, doc="""
+    The same value, but the tape stops here: nothing flows back through it.
+
+    >>> x = tf.constant(2.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * tf.stop_gradient(x)
+    >>> tape.gradient(y, x).numpy()
+    np.float32(2.0)
+    """)
+
+add = binary("add",           lambda xp, x, y: x + y,        lambda g, ans, x, y: g,      lambda g, ans, x, y: g, doc="""
+    Elementwise ``x + y`` with NumPy broadcasting.
+
+    >>> tf.add([1.0, 2.0], 10.0).numpy()
+    array([11., 12.], dtype=float32)
+    """)
+subtract = binary("subtract", lambda xp, x, y: x - y,   lambda g, ans, x, y: g,      lambda g, ans, x, y: -g, doc="""
+    Elementwise ``x - y``.
+
+    >>> tf.subtract(5.0, [1.0, 2.0]).numpy()
+    array([4., 3.], dtype=float32)
+    """)
+multiply = binary("multiply", lambda xp, x, y: x * y,   lambda g, ans, x, y: g * y,  lambda g, ans, x, y: g * x, keep=(0, 1), doc="""
+    Elementwise ``x * y``.
+
+    >>> tf.multiply([1.0, 2.0], [3.0, 4.0]).numpy()
+    array([3., 8.], dtype=float32)
+    """)
+divide = binary("divide", _quiet(lambda xp, x, y: x / y), lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
+    Elementwise ``x / y``.  Integers divide to float64, as in TensorFlow.
+
+    >>> tf.divide([1.0], [4.0]).numpy()
+    array([0.25], dtype=float32)
+    """)
+pow = binary("pow",  _quiet(lambda xp, x, y: xp.power(x, y)),
+             lambda g, ans, x, y: g * y * x ** (y - 1),
+             lambda g, ans, x, y: g * ans * where(x > 0, log(x), zeros_like(x)), keep=(ANS, 0, 1), doc="""
+    Elementwise ``x ** y``.
+
+    >>> tf.pow([2.0, 3.0], 2.0).numpy()
+    array([4., 9.], dtype=float32)
+    """)
+maximum = binary("maximum", lambda xp, x, y: xp.maximum(x, y),
+                 lambda g, ans, x, y: where(x >= y, g, zeros_like(g)),
+                 lambda g, ans, x, y: where(x >= y, zeros_like(g), g), keep=(0, 1), doc="""
+    Elementwise maximum; on a tie the gradient goes to ``x``.
+
+    >>> tf.maximum([1.0, 5.0], 3.0).numpy()
+    array([3., 5.], dtype=float32)
+    """)
+minimum = binary("minimum", lambda xp, x, y: xp.minimum(x, y),
+                 lambda g, ans, x, y: where(x <= y, g, zeros_like(g)),
+                 lambda g, ans, x, y: where(x <= y, zeros_like(g), g), keep=(0, 1), doc="""
+    Elementwise minimum; on a tie the gradient goes to ``x``.
+
+    >>> tf.minimum([1.0, 5.0], 3.0).numpy()
+    array([1., 3.], dtype=float32)
+    """)
+floordiv = binary("floordiv", _quiet(lambda xp, x, y: xp.floor_divide(x, y)), None, None, doc="""
+    Elementwise ``x // y`` (rounding down).  Not differentiable.
+
+    >>> tf.math.floordiv([7.0, -7.0], 2.0).numpy()
+    array([ 3., -4.], dtype=float32)
+    """)
+mod = binary("mod", _quiet(lambda xp, x, y: xp.mod(x, y)),
+             lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y), keep=(0, 1), doc="""
+    Elementwise remainder of ``x // y``, with the sign of ``y``.
+
+    >>> tf.math.mod([7.0, -7.0], 3.0).numpy()
+    array([1., 2.], dtype=float32)
+    """)
+
+# Comparisons and logic produce booleans: no gradient, never recorded.
+equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, doc="""
+    Elementwise ``x == y``.
+
+    >>> tf.equal([1.0, 2.0], 2.0).numpy()
+    array([False,  True])
+    """)
+not_equal = binary("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, None, doc="""
+    Elementwise ``x != y``.
+
+    >>> tf.not_equal([1.0, 2.0], 2.0).numpy()
+    array([ True, False])
+    """)
+less = binary("less", lambda xp, x, y: xp.less(x, y), None, None, doc="""
+    Elementwise ``x < y``.
+
+    >>> tf.less([1.0, 2.0], 2.0).numpy()
+    array([ True, False])
+    """)
+less_equal = binary("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, None, doc="""
+    Elementwise ``x <= y``.
+
+    >>> tf.less_equal([1.0, 2.0], 2.0).numpy()
+    array([ True,  True])
+    """)
+greater = binary("greater", lambda xp, x, y: xp.greater(x, y), None, None, doc="""
+    Elementwise ``x > y``.
+
+    >>> tf.greater([1.0, 2.0], 1.0).numpy()
+    array([False,  True])
+    """)
+greater_equal = binary("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, None, doc="""
+    Elementwise ``x >= y``.
+
+    >>> tf.greater_equal([1.0, 2.0], 2.0).numpy()
+    array([False,  True])
+    """)
+logical_and = binary("logical_and", lambda xp, x, y: xp.logical_and(x, y), None, None, doc="""
+    Elementwise ``x and y`` of booleans.
+
+    >>> tf.math.logical_and([True, True], [True, False]).numpy()
+    array([ True, False])
+    """)
+logical_or = binary("logical_or", lambda xp, x, y: xp.logical_or(x, y), None, None, doc="""
+    Elementwise ``x or y`` of booleans.
+
+    >>> tf.math.logical_or([False, True], [False, False]).numpy()
+    array([False,  True])
+    """)
+logical_not = unary("logical_not", lambda xp, x: xp.logical_not(x), None, floating=False, doc="""
+    Elementwise ``not x`` of booleans.
+
+    >>> tf.math.logical_not([True]).numpy()
+    array([False])
+    """)
+
+
+# Derivatives that read only the output get an op of their own, as TensorFlow's TanhGrad and
+# SigmoidGrad: one step in the backward pass instead of three.  Each is a primitive with its own
+# VJPs, so a second tape can still differentiate it.
+_TANH_GRAD = Op("tanh_grad", lambda xp, y, g: g * (1 - y * y),
+                (lambda gg, ans, y, g: -2 * gg * g * y, lambda gg, ans, y, g: _tanh_grad(y, gg)), keep=(0, 1))
+_SIGMOID_GRAD = Op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y),
+                   (lambda gg, ans, y, g: gg * g * (1 - 2 * y), lambda gg, ans, y, g: _sigmoid_grad(y, gg)), keep=(0, 1))
+
+
+def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
+    """``g * (1 - y²)``: the VJP of tanh, given its output ``y``."""
+    return apply(_TANH_GRAD, (y, g))
+
+
+def _sigmoid_grad(y: Tensor, g: Tensor) -> Tensor:
+    """``g * y * (1 - y)``: the VJP of sigmoid, given its output ``y``."""
+    return apply(_SIGMOID_GRAD, (y, g))
+
+
+def _zero_where_g_is_zero(g: Tensor, grad: Tensor) -> Tensor:
+    # TF's sqrt gradient is 0 wherever the upstream gradient is 0, even where 1/sqrt(x) is inf.
+    return where(g == 0, zeros_like(grad), grad)
+
+
+# --------------------------------------------------------------------------- ops with parameters
+
+_WHERE = Op("where", lambda xp, c, x, y: xp.where(c, x, y),
+            (None,
+             lambda g, ans, c, x, y: where(c, g, zeros_like(g)),
+             lambda g, ans, c, x, y: where(c, zeros_like(g), g)), keep=(0,), broadcasts=True)
+
+
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """``x`` where ``condition`` holds, else ``y`` (broadcasting).  With only a condition, the indices of True.
+
+    The gradient is routed, never multiplied: masked-out positions get exactly 0,
+    even where the other branch is ``inf`` or ``nan``.
+
+    >>> tf.where([True, False], [1.0, 2.0], [10.0, 20.0]).numpy()
+    array([ 1., 20.], dtype=float32)
+    """
+    condition = as_operand(condition)
+    if condition.dtype is not dtypes.bool_:
+        raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.")
+    if x is None and y is None:
+        return wrap(np.argwhere(condition._value).astype(np.int64))
+    if x is None or y is None:
+        raise ValueError("where: give both x and y, or neither.")
+    x, y = operands("where", x, y)
+    return apply(_WHERE, (condition, x, y))
+
+
+_CAST = Op("cast", lambda xp, x, dtype: x.astype(dtype),
+           (lambda g, ans, x, dtype: cast(g, x.dtype) if x.dtype.is_floating else None,))
+
+
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
+    """``x`` converted to ``dtype``; floats become ints by truncation toward zero.
+
+    >>> tf.cast([1.7, -1.7], tf.int32).numpy()
+    array([ 1, -1], dtype=int32)
+    """
+    x = as_operand(x)
+    target = dtypes.as_dtype(dtype)
+    if x.dtype is target:
+        return identity(x)
+    return apply(_CAST, (x,), {"dtype": target.as_numpy_dtype_})
+
+
+def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = xp.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = xp.swapaxes(b, -1, -2)
+    return xp.matmul(a, b)
+
+
+def _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b):
+    if transpose_a:
+        return matmul(b, g, transpose_a=transpose_b, transpose_b=True)
+    return matmul(g, b, transpose_b=not transpose_b)
+
+
+def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
+    if transpose_b:
+        return matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    return matmul(a, g, transpose_a=not transpose_a)
+
+
+_MATMUL = Op("matmul", _matmul_forward, (_matmul_vjp_a, _matmul_vjp_b), keep=(0, 1), broadcasts=True)
+
+
+def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, name: str | None = None) -> Tensor:
+    """Matrix product of the last two axes (leading axes broadcast as batch axes).
+
+    >>> tf.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
+    array([[11.]], dtype=float32)
+    """
+    a, b = operands("matmul", a, b)
+    for k, t in enumerate((a, b)):
+        if t.ndim < 2:
+            raise InvalidArgumentError(f"matmul: input {k} must have rank >= 2, got shape {tuple(t.shape)}; "
+                                       f"use tf.reshape or tf.expand_dims to make it a matrix.")
+    inner_a = a.shape[-2] if transpose_a else a.shape[-1]
+    inner_b = b.shape[-1] if transpose_b else b.shape[-2]
+    if inner_a != inner_b:
+        raise InvalidArgumentError(f"matmul: shapes {tuple(a.shape)} and {tuple(b.shape)} do not match "
+                                   f"(inner dimensions {inner_a} vs {inner_b}).")
+    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
+    return apply(_MATMUL, (a, b), flags if transpose_a or transpose_b else _PLAIN_MATMUL)
+
+
+_PLAIN_MATMUL = {"transpose_a": False, "transpose_b": False}
+
+# ---- shapes
+
+_RESHAPE = Op("reshape", lambda xp, x, shape: xp.reshape(x, shape), (lambda g, ans, x, shape: reshape(g, x.shape),))
+
+
+def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
+    """The same values in a new shape (one dimension may be -1).
+
+    >>> tf.reshape(tf.range(6), (2, 3)).shape
+    TensorShape([2, 3])
+    """
+    x = as_operand(tensor)
+    shape = _shape(shape)
+    size = _count(x, range(x.ndim))
+    known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
+    unknown = shape.count(-1)
+    fits = (unknown == 0 and known == size) or (unknown == 1 and known > 0 and size % known == 0)
+    if not fits:
+        raise InvalidArgumentError(f"reshape: cannot reshape a tensor of shape {tuple(x.shape)} "
+                                   f"({size} values) to {shape}.")
+    return apply(_RESHAPE, (x,), {"shape": shape})
+
+
+_TRANSPOSE = Op("transpose", lambda xp, x, perm: xp.transpose(x, perm),
+                (lambda g, ans, x, perm: transpose(g, tuple(np.argsort(perm))),))
+
+
+def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
+    """Permute the axes (default: reverse them).
+
+    >>> tf.transpose([[1.0, 2.0]]).shape
+    TensorShape([2, 1])
+    """
+    x = as_operand(a)
+    perm = tuple(reversed(range(x.ndim))) if perm is None else tuple(int(p) for p in _plain(perm))
+    if sorted(perm) != list(range(x.ndim)):
+        raise InvalidArgumentError(f"transpose: perm {perm} is not a permutation of the {x.ndim} axes.")
+    return apply(_TRANSPOSE, (x,), {"perm": perm})
+
+
+def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
+    """Remove axes of length 1 (all of them, or those in ``axis``).
+
+    >>> tf.squeeze(tf.ones((1, 2, 1))).shape
+    TensorShape([2])
+    """
+    x = as_operand(input)
+    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim, "squeeze")
+    if axis is not None and any(x.shape[a] != 1 for a in axes):
+        raise InvalidArgumentError(f"squeeze: cannot squeeze axis {axis} of shape {tuple(x.shape)}: its size is not 1.")
+    return reshape(x, tuple(n for a, n in enumerate(x.shape) if not (a in axes and n == 1)))
+
+
+def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
+    """Insert an axis of length 1 at ``axis``.
+
+    >>> tf.expand_dims([1.0, 2.0], 0).shape
+    TensorShape([1, 2])
+    """
+    x = as_operand(input)
+    (position,) = _axes(axis, x.ndim + 1, "expand_dims")
+    shape = list(x.shape)
+    shape.insert(position, 1)
+    return reshape(x, shape)
+
+
+_BROADCAST_TO = Op("broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape),
+                   (lambda g, ans, x, shape: unbroadcast(g, x.shape),))
+
+
+def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
+    """``input`` repeated along new or length-1 axes to ``shape``.
+
+    >>> tf.broadcast_to([1.0, 2.0], (3, 2)).shape
+    TensorShape([3, 2])
+    """
+    x = as_operand(input)
+    shape = _shape(shape)
+    try:
+        np.broadcast_shapes(tuple(x.shape), shape)
+    except ValueError:
+        raise InvalidArgumentError(f"broadcast_to: cannot broadcast shape {tuple(x.shape)} to {shape}.") from None
+    return apply(_BROADCAST_TO, (x,), {"shape": shape})
+
+
+def _tile_vjp(g, ans, x, multiples):
+    interleaved = [n for pair in zip(multiples, x.shape) for n in pair]
+    return reduce_sum(reshape(g, interleaved), axis=tuple(range(0, 2 * len(multiples), 2)))
+
+
+_TILE = Op("tile", lambda xp, x, multiples: xp.tile(x, multiples), (_tile_vjp,))
+
+
+def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
+    """Repeat ``input`` ``multiples[i]`` times along axis ``i``.
+
+    >>> tf.tile([[1.0, 2.0]], [2, 1]).numpy()
+    array([[1., 2.],
+           [1., 2.]], dtype=float32)
+    """
+    x = as_operand(input)
+    multiples = tuple(int(m) for m in _plain(multiples))
+    if len(multiples) != x.ndim:
+        raise InvalidArgumentError(f"tile: multiples has length {len(multiples)} but the input has rank {x.ndim}.")
+    return apply(_TILE, (x,), {"multiples": multiples})
+
+
+def _concat_vjp(k, g, ans, *values, axis):
+    start = builtins.sum(v.shape[axis] for v in values[:k])
+    return _slice_along(g, axis, start, start + values[k].shape[axis])
+
+
+_CONCAT = Op("concat", lambda xp, *values, axis: xp.concatenate(values, axis=axis), _concat_vjp)
+
+
+def concat(values: Sequence[Any], axis: int, name: str | None = None) -> Tensor:
+    """Join tensors along an existing axis.
+
+    >>> tf.concat([[1.0], [2.0, 3.0]], axis=0).numpy()
+    array([1., 2., 3.], dtype=float32)
+    """
+    tensors = operands("concat", *values)
+    (axis,) = _axes(axis, tensors[0].ndim, "concat")
+    return apply(_CONCAT, tensors, {"axis": axis})
+
+
+_STACK = Op("stack", lambda xp, *values, axis: xp.stack(values, axis=axis),
+            lambda k, g, ans, *values, axis: getitem(g, (slice(None),) * axis + (k,)))
+
+
+def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
+    """Join same-shaped tensors along a new axis.
+
+    >>> tf.stack([[1.0, 2.0], [3.0, 4.0]], axis=1).numpy()
+    array([[1., 3.],
+           [2., 4.]], dtype=float32)
+    """
+    tensors = operands("stack", *values)
+    shapes = {tuple(t.shape) for t in tensors}
+    if len(shapes) > 1:
+        raise InvalidArgumentError(f"stack: all values must have the same shape, got {sorted(shapes)}.")
+    (axis,) = _axes(axis, tensors[0].ndim + 1, "stack")
+    return apply(_STACK, tensors, {"axis": axis})
+
+
+# ---- indexing
+
+def _scatter_forward(xp, g, indices, shape, axis):
+    out = xp.zeros(shape, dtype=g.dtype)
+    xp.add.at(out, (slice(None),) * axis + (indices,), g)
+    return out
+
+
+_GATHER = Op("gather", lambda xp, x, indices, axis: xp.take(x, indices, axis=axis),
+             (lambda g, ans, x, indices, axis: _apply_scatter(g, indices, x.shape, axis),))
+_SCATTER = Op("scatter_add", _scatter_forward,
+              (lambda g, ans, u, indices, shape, axis: apply(_GATHER, (g,), {"indices": indices, "axis": axis}),))
+
+
+def _apply_scatter(g: Tensor, indices: Any, shape: tuple, axis: int) -> Tensor:
+    return apply(_SCATTER, (g,), {"indices": indices, "shape": tuple(shape), "axis": axis})
+
+
+def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) -> Tensor:
+    """The slices of ``params`` at ``indices`` along ``axis``; repeated indices sum their gradients.
+
+    >>> tf.gather([10.0, 20.0, 30.0], [2, 0]).numpy()
+    array([30., 10.], dtype=float32)
+    """
+    x = as_operand(params)
+    (axis,) = _axes(axis, x.ndim, "gather")
+    index_array = np.asarray(_plain(indices))
+    if index_array.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"gather: indices must be integers, got {index_array.dtype}.")
+    if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
+        raise InvalidArgumentError(f"gather: indices {index_array.tolist()} out of range [0, {x.shape[axis]}) "
+                                   f"for axis {axis} of shape {tuple(x.shape)}.")
+    return apply(_GATHER, (x,), {"indices": index_array, "axis": axis})
+
+
+def _ungetitem_forward(xp, g, key, shape):
+    out = xp.zeros(shape, dtype=g.dtype)
+    xp.add.at(out, key, g)
+    return out
+
+
+_GETITEM = Op("getitem", lambda xp, x, key: x[key],
+              (lambda g, ans, x, key: apply(_UNGETITEM, (g,), {"key": key, "shape": tuple(x.shape)}),))
+_UNGETITEM = Op("ungetitem", _ungetitem_forward, (lambda g, ans, u, key, shape: getitem(g, key),))
+
+
+def getitem(tensor: Any, key: Any) -> Tensor:
+    """``tensor[key]`` with ints, slices, ``...`` and ``None``; the gradient flows back into the slice.
+
+    >>> tf.constant([[1.0, 2.0], [3.0, 4.0]])[:, 1].numpy()
+    array([2., 4.], dtype=float32)
+    """
+    x = as_operand(tensor)
+    key = tuple(_plain(k) for k in key) if isinstance(key, tuple) else _plain(key)
+    try:
+        x._value[key]
+    except (IndexError, TypeError) as error:
+        raise InvalidArgumentError(f"Index {key!r} is not valid for a tensor of shape {tuple(x.shape)}: {error}") from None
+    return apply(_GETITEM, (x,), {"key": key})
+
+
+def _slice_along(x: Tensor, axis: int, start: int, stop: int) -> Tensor:
+    return getitem(x, (slice(None),) * axis + (slice(start, stop),))
+
+
+# ---- reductions
+
+def _keepdims_shape(shape: tuple, axis: tuple) -> tuple:
+    return tuple(1 if a in axis else n for a, n in enumerate(shape))
+
+
+def _spread(g: Tensor, x: Any, axis: tuple) -> Tensor:
+    """A reduced gradient broadcast back over the reduced axes of ``x``."""
+    return broadcast_to(reshape(g, _keepdims_shape(x.shape, axis)), x.shape)
+
+
+def _mean_forward(xp, x, axis, keepdims):
+    if x.dtype.kind == "f":
+        return xp.mean(x, axis=axis, keepdims=keepdims)
+    return xp.sum(x, axis=axis, keepdims=keepdims) // builtins.max(1, _count(x.shape, axis))
+
+
+def _extreme_vjp(g, ans, x, axis, keepdims):
+    hits = cast(equal(x, _spread(ans, x, axis)), g.dtype)       # ties share the gradient equally
+    return _spread(g, x, axis) * hits / _spread(reduce_sum(hits, axis=axis), x, axis)
+
+
+def _prod_vjp(g, ans, x, axis, keepdims):
+    # d(prod)/dx_i is the product of the *other* entries: computed exactly, without dividing by x_i.
+    rest = tuple(a for a in range(x.ndim) if a not in axis)
+    moved = transpose(x, rest + axis)
+    n = _count(x, axis)
+    flat = reshape(moved, tuple(x.shape[a] for a in rest) + (1, n))
+    others = reduce_prod(where(eye(n, dtype=dtypes.bool_), ones_like(flat), flat), axis=-1)
+    others = transpose(reshape(others, tuple(moved.shape)), tuple(np.argsort(rest + axis)))
+    return _spread(g, x, axis) * others
+
+
+_REDUCTIONS = {
+    "reduce_sum": Op("reduce_sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims),
+                     (lambda g, ans, x, axis, keepdims: _spread(g, x, axis),)),
+    "reduce_mean": Op("reduce_mean", _mean_forward,
+                      (lambda g, ans, x, axis, keepdims: _spread(g, x, axis) / _count(x, axis),)),
+    "reduce_max": Op("reduce_max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+                     (_extreme_vjp,), keep=(ANS, 0)),
+    "reduce_min": Op("reduce_min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+                     (_extreme_vjp,), keep=(ANS, 0)),
+    "reduce_prod": Op("reduce_prod", lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims),
+                      (_prod_vjp,), keep=(0,)),
+}
+
+
+def _count(x: Any, axis: Sequence[int]) -> int:
+    """How many values the ``axis`` of ``x`` (a tensor, or a plain shape) hold together."""
+    shape = tuple(x.shape) if hasattr(x, "shape") else x
+    return int(np.prod([shape[a] for a in axis], dtype=np.int64))
+
+
+def _reduce(name: str, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
+    x = as_operand(input_tensor)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(sorted(set(_axes(axis, x.ndim, name))))
+    if name in ("reduce_max", "reduce_min") and 0 in [x.shape[a] for a in axes]:
+        raise InvalidArgumentError(f"{name}: cannot reduce an empty axis of shape {tuple(x.shape)}.")
+    return apply(_REDUCTIONS[name], (x,), {"axis": axes, "keepdims": bool(keepdims)})
+
+
+def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Sum over ``axis`` (all axes by default).
+
+    >>> tf.reduce_sum([[1.0, 2.0], [3.0, 4.0]], axis=0).numpy()
+    array([4., 6.], dtype=float32)
+    """
+    return _reduce("reduce_sum", input_tensor, axis, keepdims)
+
+
+def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Mean over ``axis`` (integers give the truncated integer mean, as TF).
+
+    >>> tf.reduce_mean([[1.0, 2.0], [3.0, 4.0]], axis=1, keepdims=True).numpy()
+    array([[1.5],
+           [3.5]], dtype=float32)
+    """
+    return _reduce("reduce_mean", input_tensor, axis, keepdims)
+
+
+def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Maximum over ``axis``; tied maxima share the gradient equally.
+
+    >>> tf.reduce_max([1.0, 3.0, 3.0]).numpy()
+    np.float32(3.0)
+    """
+    return _reduce("reduce_max", input_tensor, axis, keepdims)
+
+
+def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Minimum over ``axis``; tied minima share the gradient equally.
+
+    >>> tf.reduce_min([[1.0, 3.0]], axis=1).numpy()
+    array([1.], dtype=float32)
+    """
+    return _reduce("reduce_min", input_tensor, axis, keepdims)
+
+
+def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Product over ``axis``; the gradient is exact even where entries are 0.
+
+    >>> tf.reduce_prod([2.0, 3.0, 4.0]).numpy()
+    np.float32(24.0)
+    """
+    return _reduce("reduce_prod", input_tensor, axis, keepdims)
+
+
+# ---- softmax: the normalised exponential and its logarithm
+
+def _softmax_forward(xp, x, axis):
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax_forward(xp, x, axis):
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+
+
+_SOFTMAX = Op("softmax", _softmax_forward,
+              (lambda g, ans, x, axis: ans * (g - reduce_sum(g * ans, axis=axis, keepdims=True)),), keep=(ANS,))
+_LOG_SOFTMAX = Op("log_softmax", _log_softmax_forward,
+                  (lambda g, ans, x, axis: g - exp(ans) * reduce_sum(g, axis=axis, keepdims=True),), keep=(ANS,))
+
+
+def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``axis``, computed without overflow.
+
+    >>> tf.nn.softmax([0.0, 0.0]).numpy()
+    array([0.5, 0.5], dtype=float32)
+    """
+    x = as_operand(logits)
+    _needs_floating("softmax", x)
+    return apply(_SOFTMAX, (x,), {"axis": _axes(axis, x.ndim, "softmax")})
+
+
+def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """``log(softmax(x))`` along ``axis``, computed stably.
+
+    >>> tf.nn.log_softmax([0.0, 0.0]).numpy()
+    array([-0.6931472, -0.6931472], dtype=float32)
+    """
+    x = as_operand(logits)
+    _needs_floating("log_softmax", x)
+    return apply(_LOG_SOFTMAX, (x,), {"axis": _axes(axis, x.ndim, "log_softmax")})
+
+
+# ---- a few composites, differentiated through their parts
+
+def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
+    """``t`` limited to ``[clip_value_min, clip_value_max]``; the gradient passes where it is inside.
+
+    >>> tf.clip_by_value([1.0, 5.0], 2.0, 4.0).numpy()
+    array([2., 4.], dtype=float32)
+    """
+    t, lo, hi = operands("clip_by_value", t, clip_value_min, clip_value_max)
+    return minimum(maximum(t, lo), hi)
+
+
+def einsum(equation: str, *inputs: Any, name: str | None = None) -> Tensor:
+    """Einstein summation in explicit-output form, e.g. ``"ij,jk->ik"``.
+
+    >>> tf.einsum("ij,j->i", [[1.0, 2.0]], [3.0, 4.0]).numpy()
+    array([11.], dtype=float32)
+    """
+    tensors = operands("einsum", *inputs)
+    terms, output = _parse_einsum(equation, tensors)
+    return apply(_EINSUM, tensors, {"terms": terms, "output": output})
+
+
+def _parse_einsum(equation: str, tensors: Sequence[Tensor]) -> tuple[tuple[str, ...], str]:
+    equation = equation.replace(" ", "")
+    if "->" not in equation or "." in equation:
+        raise ValueError(f"einsum: minitape needs the explicit-output form without '...', e.g. 'ij,jk->ik'; "
+                         f"got {equation!r}.")
+    left, output = equation.split("->")
+    terms = tuple(left.split(","))
+    if len(terms) != len(tensors):
+        raise ValueError(f"einsum: {equation!r} names {len(terms)} inputs but {len(tensors)} were given.")
+    for term, t in zip(terms, tensors):
+        if len(term) != t.ndim or len(set(term)) != len(term) or not set(term) <= set(string.ascii_letters):
+            raise ValueError(f"einsum: term {term!r} does not fit an input of shape {tuple(t.shape)} "
+                             f"(one distinct letter per axis).")
+    return terms, output
+
+
+def _einsum_vjp(k, g, ans, *inputs, terms, output):
+    # Contract the upstream gradient with the other inputs back to input k's letters;
+    # letters only input k has are summed in the forward pass, so they are broadcast back.
+    others = [(t, x) for j, (t, x) in enumerate(zip(terms, inputs)) if j != k]
+    available = set(output).union(*[t for t, _ in others])
+    kept = "".join(c for c in terms[k] if c in available)
+    spec = ",".join([output] + [t for t, _ in others]) + "->" + kept
+    grad = apply(_EINSUM, (g, *[x for _, x in others]), {"terms": tuple(spec.split("->")[0].split(",")), "output": kept})
+    shape = tuple(n if c in available else 1 for c, n in zip(terms[k], inputs[k].shape))
+    return broadcast_to(reshape(grad, shape), inputs[k].shape)
+
+
+_EINSUM = Op("einsum", lambda xp, *xs, terms, output: xp.einsum(",".join(terms) + "->" + output, *xs),
+             _einsum_vjp, keep=(INPUTS,))
+
+
+# ---- creation (not differentiable: nothing to differentiate)
+
+def _np_dtype(dtype: Any) -> np.dtype:
+    return dtypes.as_dtype(dtype).as_numpy_dtype_
+
+
+def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """A tensor of zeros.
+
+    >>> tf.zeros((2,)).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    return wrap(np.zeros(_shape(shape), _np_dtype(dtype)))
+
+
+def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """A tensor of ones.
+
+    >>> tf.ones((2,), tf.int32).numpy()
+    array([1, 1], dtype=int32)
+    """
+    return wrap(np.ones(_shape(shape), _np_dtype(dtype)))
+
+
+def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Zeros with the shape (and dtype) of ``input``.
+
+    >>> tf.zeros_like([1.0, 2.0]).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
+    return wrap(np.zeros(tuple(x.shape), _np_dtype(dtype or x.dtype)))
+
+
+def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Ones with the shape (and dtype) of ``input``.
+
+    >>> tf.ones_like([1, 2]).numpy()
+    array([1, 1], dtype=int32)
+    """
+    x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
+    return wrap(np.ones(tuple(x.shape), _np_dtype(dtype or x.dtype)))
+
+
+def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+    """A tensor of shape ``dims`` filled with ``value`` (whose dtype it takes).
+
+    >>> tf.fill([2], 3).numpy()
+    array([3, 3], dtype=int32)
+    """
+    scalar = constant(value)
+    return wrap(np.full(_shape(dims), scalar._value, dtype=scalar._value.dtype))
+
+
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
+    """Evenly spaced values in ``[start, limit)``: int32 for ints, float32 if any bound is a float.
+
+    >>> tf.range(0, 1, 0.25).numpy()
+    array([0.  , 0.25, 0.5 , 0.75], dtype=float32)
+    """
+    if limit is None:
+        start, limit = 0, start
+    bounds = [_plain(v) for v in (start, limit, delta)]
+    if dtype is None:
+        is_float = builtins.any(isinstance(b, float) or np.asarray(b).dtype.kind == "f" for b in bounds)
+        dtype = dtypes.float32 if is_float else dtypes.int32
+    return wrap(np.arange(*bounds, dtype=_np_dtype(dtype)))
+
+
+def eye(num_rows: int, num_columns: int | None = None, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """The identity matrix.
+
+    >>> tf.eye(2).numpy()
+    array([[1., 0.],
+           [0., 1.]], dtype=float32)
+    """
+    return wrap(np.eye(num_rows, num_columns, dtype=_np_dtype(dtype)))
+
+
+def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int = 0) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
+
+    >>> tf.linspace(0.0, 1.0, 3).numpy()
+    array([0. , 0.5, 1. ], dtype=float32)
+    """
+    start, stop = operands("linspace", start, stop)
+    _needs_floating("linspace", start)
+    return wrap(np.linspace(start._value, stop._value, int(num), axis=axis, dtype=start._value.dtype))
+
+
+# ---- argument helpers
+
+def _plain(value: Any) -> Any:
+    """Tensors given as arguments (shapes, axes, indices) become plain NumPy values."""
+    if isinstance(value, Tensor | Variable):
+        return value.numpy()
+    if isinstance(value, list | tuple):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    """A shape given as an int, list, tuple or tensor, as a tuple of ints."""
+    return tuple(int(n) for n in np.asarray(_plain(shape), dtype=np.int64).reshape(-1))
+
+
+def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
+    axis = _plain(axis)
+    axes = tuple(int(a) for a in np.asarray(axis).reshape(-1))
+    for a in axes:
+        if ndim == 0:
+            raise InvalidArgumentError(f"{name}: axis {a} given, but a scalar has no axes.")
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(f"{name}: axis {a} is out of range for a tensor of rank {ndim} "
+                                       f"(valid: {-ndim} to {ndim - 1}).")
+    return tuple(a % ndim for a in axes)

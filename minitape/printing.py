@@ -1,0 +1,116 @@
+"""``tf.print``: print tensors as their values, the way TensorFlow does.
+
+Tensors print without commas, whole floats without a point, booleans as 1/0,
+and long axes summarised with ``...``.  Output goes to ``sys.stdout`` as it is
+*when printing* (minitape differs from TF, which prints to stderr), so doctests
+and notebooks capture every line, including those printed again when
+``recompute_grad`` recomputes a function.
+
+>>> import minitape as tf
+>>> tf.print("x =", tf.constant([1.5, 2.0, -3.25]))
+x = [1.5 2 -3.25]
+>>> tf.print(tf.range(10))
+[0 1 2 ... 7 8 9]
+"""
+from __future__ import annotations
+
+import builtins
+import pprint
+import sys
+from typing import Any, TextIO
+
+import numpy as np
+
+from minitape import events, nest
+from minitape.tensor import Tensor, Variable
+
+
+def print(*inputs: Any, sep: str = " ", end: str = "\n", output_stream: TextIO | str | None = None,
+          summarize: int = 3, name: str | None = None) -> None:
+    """Print ``inputs`` (tensors, strings, Python values and lists/dicts of them).
+
+    ``summarize`` is how many entries to show at each end of a long axis (-1: all).
+    ``output_stream`` is a file-like object or ``"file://path"`` (appended to).
+
+    >>> import minitape as tf
+    >>> tf.print({"w": tf.constant([[1, 2], [3, 4]])}, sep="")
+    {'w': [[1 2]
+     [3 4]]}
+    """
+    text = sep.join(_format_input(item, summarize) for item in inputs) + end
+    if events.listeners:
+        events.emit("print", text=text)
+    _write(text, sys.stdout if output_stream is None else output_stream)
+
+
+def _write(text: str, stream: TextIO | str) -> None:
+    if isinstance(stream, str):
+        if not stream.startswith("file://"):
+            raise ValueError(f"print: output_stream must be a file-like object or 'file://path', got {stream!r}.")
+        with open(stream[len("file://"):], "a", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        stream.write(text)
+
+
+def _format_input(item: Any, summarize: int) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Tensor | Variable):
+        return format_array(np.asarray(item._value), summarize)
+    if not nest.is_nested(item):
+        return pprint.pformat(item)
+    # Structures: pretty-print with placeholders, then put each tensor's text in its place.
+    texts: dict[str, str] = {}
+    leaves = []
+    for leaf in nest.flatten(item):
+        if isinstance(leaf, Tensor | Variable):
+            token = f"__minitape_tensor_{len(texts)}__"
+            texts[repr(token)] = format_array(np.asarray(leaf._value), summarize)
+            leaf = token
+        leaves.append(leaf)
+    formatted = pprint.pformat(nest.pack_sequence_as(item, leaves))
+    for token, text in texts.items():
+        formatted = formatted.replace(token, text)
+    return formatted
+
+
+def format_array(array: np.ndarray, summarize: int = 3) -> str:
+    """An array as ``tf.print`` shows it.
+
+    >>> from minitape.printing import format_array
+    >>> format_array(np.arange(4).reshape(2, 2))
+    '[[0 1]\\n [2 3]]'
+    """
+    if array.ndim == 0:
+        return format_scalar(array[()])
+    return _format_block(array, summarize, depth=0)
+
+
+def _format_block(array: np.ndarray, summarize: int, depth: int) -> str:
+    n = len(array)
+    shown = builtins.range(n)
+    if 0 <= summarize and 2 * summarize < n:
+        shown = [*builtins.range(summarize), None, *builtins.range(n - summarize, n)]
+    if array.ndim == 1:
+        parts = ["..." if i is None else format_scalar(array[i]) for i in shown]
+        return "[" + " ".join(parts) + "]"
+    parts = ["..." if i is None else _format_block(array[i], summarize, depth + 1) for i in shown]
+    return "[" + ("\n" * (array.ndim - 1) + " " * (depth + 1)).join(parts) + "]"
+
+
+def format_scalar(value: np.generic) -> str:
+    """One number as TensorFlow prints it: the shortest of 6/9 (float32) or 15/17 (float64) digits that round-trips.
+
+    >>> from minitape.printing import format_scalar
+    >>> format_scalar(np.float32(1 / 3)), format_scalar(np.float32(2.0)), format_scalar(np.bool_(True))
+    ('0.333333343', '2', '1')
+    """
+    if isinstance(value, np.bool_ | bool):
+        return "1" if value else "0"
+    if isinstance(value, np.floating):
+        kind = np.float64 if isinstance(value, np.float64) else np.float32
+        short, long = (15, 17) if kind is np.float64 else (6, 9)
+        text = f"{float(value):.{short}g}"
+        return text if kind(text) == kind(value) or np.isnan(value) else f"{float(value):.{long}g}"
+    return str(value)

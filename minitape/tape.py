@@ -1,0 +1,448 @@
+"""The tape: what it records, and the backward pass that plays it in reverse.
+
+While a :class:`GradientTape` is recording, every op whose inputs the tape
+*tracks* (watched tensors and variables, and everything computed from them)
+appends one **entry** to the tape.  An entry knows the ids of its inputs and
+outputs, and how to turn gradients of its outputs into gradients of its inputs
+(its vector-Jacobian product, ``backward``).  Entries keep only the values their
+derivative needs; everything else is released as soon as the user drops it.
+
+``tape.gradient`` then runs :func:`backprop`: one loop over the entries in
+reverse recording order.  Because the derivatives are themselves minitape ops, a
+second tape that is recording while the first computes its gradient records the
+derivative, and can differentiate it again.
+
+>>> import minitape as tf
+>>> x = tf.constant(3.0)
+>>> with tf.GradientTape() as outer:
+...     outer.watch(x)
+...     with tf.GradientTape() as inner:
+...         inner.watch(x)
+...         y = x * x * x
+...     dy_dx = inner.gradient(y, x)       # 3x² = 27
+>>> dy_dx.numpy(), outer.gradient(dy_dx, x).numpy()   # 6x = 18
+(np.float32(27.0), np.float32(18.0))
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+import threading
+from collections.abc import Container, Iterable, Iterator
+from typing import Any, Protocol
+
+import numpy as np
+
+from minitape import events, nest
+from minitape.tensor import Tensor, Variable, wrap
+
+logger = logging.getLogger("minitape")
+
+
+class _ThreadState(threading.local):
+    """Per-thread stacks: each thread records onto its own tapes."""
+
+    def __init__(self) -> None:
+        self.tapes: list[GradientTape] = []           # tapes recording on this thread
+        self.variable_watchers: list[dict] = []       # collectors of variable reads, by id (checkpointing)
+
+
+state = _ThreadState()
+
+
+class Entry(Protocol):
+    """One row of a tape.  Ops make :class:`~minitape.ops.OpEntry`; checkpoints make their own."""
+
+    inputs: tuple[int, ...]     # ids of the tensors and variables read
+    outputs: tuple[int, ...]    # ids of the tensors produced
+
+    def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
+        """Gradients of the inputs (None for inputs whose id is not ``needed``), given those of the outputs."""
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+# --------------------------------------------------------------------------- recording
+
+def record(entry: Entry) -> None:
+    """Append ``entry`` to every recording tape that tracks one of its inputs."""
+    for tape in state.tapes:
+        tracked = tape._tracked
+        if not tracked.isdisjoint(entry.inputs):
+            tape._entries.append(entry)
+            tracked.update(entry.outputs)
+            if events.listeners:
+                events.emit("op", tape=tape, entry=entry)
+
+
+def variable_accessed(variable: Variable) -> None:
+    """Called on every variable read: tapes may start watching it, checkpoints note it."""
+    for tape in state.tapes:
+        if tape._watch_accessed_variables and variable.trainable:
+            tape._watch_variable(variable)
+    for watcher in state.variable_watchers:
+        watcher[variable._id] = variable
+
+
+@contextlib.contextmanager
+def stop_recording() -> Iterator[None]:
+    """Pause every tape of this thread (a checkpoint's forward pass runs inside this)."""
+    paused, state.tapes = state.tapes, []
+    try:
+        yield
+    finally:
+        state.tapes = paused + state.tapes
+
+
+@contextlib.contextmanager
+def watch_variable_reads() -> Iterator[dict[int, Variable]]:
+    """Collect, into the yielded dict (id to variable), every variable read inside the ``with`` block."""
+    seen: dict[int, Variable] = {}
+    state.variable_watchers.append(seen)
+    try:
+        yield seen
+    finally:
+        state.variable_watchers.pop()      # watchers nest like the with blocks that push them
+
+
+# --------------------------------------------------------------------------- the backward pass
+
+def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[int]) -> dict[int, Tensor]:
+    """Reverse-mode accumulation over ``entries``; returns the gradient of each reached id.
+
+    ``seeds`` maps target ids to their upstream gradient (ones for ``tape.gradient``).
+    Only entries on a path from a source to a target do any work.
+    """
+    sources = set(sources)
+    reach = set(sources)              # ids that depend on some source
+    relevant = []
+    for entry in entries:
+        if not reach.isdisjoint(entry.inputs):
+            reach.update(entry.outputs)
+            relevant.append(entry)
+
+    grads = {i: g for i, g in seeds.items() if i in reach}
+    for entry in reversed(relevant):
+        out_grads = _take_output_grads(grads, entry.outputs, sources)
+        if out_grads is None:
+            continue                   # nothing flows back through this entry
+        in_grads = entry.backward(out_grads, reach)
+        if events.listeners:
+            events.emit("backward_step", entry=entry, output_grads=out_grads, input_grads=in_grads)
+        for i, g in zip(entry.inputs, in_grads):
+            if g is not None:
+                grads[i] = g if i not in grads else grads[i] + g   # a value used twice sums its gradients
+    return grads
+
+
+def _take_output_grads(grads: dict[int, Tensor], outputs: tuple[int, ...], sources: set[int]) -> list | None:
+    """The gradients of an entry's outputs, or None if none has one.
+
+    Every later entry has run, so each gradient is complete: take it out of ``grads``
+    (freeing memory as the pass goes), unless a source needs it at the end.
+    """
+    if len(outputs) == 1:                       # the common case, kept cheap
+        (i,) = outputs
+        g = grads.get(i) if i in sources else grads.pop(i, None)
+        return None if g is None else [g]
+    taken = [grads.get(i) if i in sources else grads.pop(i, None) for i in outputs]
+    for g in taken:
+        if g is not None:
+            return taken
+    return None
+
+
+# --------------------------------------------------------------------------- GradientTape
+
+_NOT_TENSOR = "{what} must be a minitape Tensor or Variable (or a list/dict of them), got {kind} {value!r}."
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (TensorFlow's ``tf.GradientTape``).
+
+    Ops run inside ``with GradientTape() as tape:`` are recorded when they
+    depend on something the tape watches: trainable variables (automatically,
+    when ``watch_accessed_variables``), or tensors passed to :meth:`watch`.
+
+    Args:
+        persistent: allow more than one ``gradient``/``jacobian`` call.  A
+            non-persistent tape frees everything it held when its first
+            ``gradient`` returns.
+        watch_accessed_variables: watch every trainable variable read while recording.
+
+    >>> import minitape as tf
+    >>> w = tf.Variable(2.0)
+    >>> with tf.GradientTape() as tape:
+    ...     loss = w * w + 3.0 * w
+    >>> tape.gradient(loss, w)
+    <minitape.Tensor: shape=(), dtype=float32, numpy=7.0>
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = bool(watch_accessed_variables)
+        self._recording = False
+        self._spent = False
+        self.reset()
+
+    # -- recording on and off -------------------------------------------------
+    def __enter__(self) -> "GradientTape":
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an "
+                             "already-active tape.")
+        self._push()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._recording:
+            self._pop()
+
+    def _push(self) -> None:
+        state.tapes.append(self)
+        self._recording = True
+
+    def _pop(self) -> None:
+        state.tapes.remove(self)
+        self._recording = False
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Temporarily stop recording on this tape.
+
+        >>> import minitape as tf
+        >>> x = tf.constant(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     with tape.stop_recording():
+        ...         y = x * x
+        >>> print(tape.gradient(y, x))
+        None
+        """
+        if not self._recording:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self) -> None:
+        """Forget everything recorded so far (recording continues inside a ``with`` block)."""
+        self._entries: list[Entry] = []
+        self._tracked: set[int] = set()
+        self._variables: dict[int, Variable] = {}
+
+    # -- watching -------------------------------------------------------------
+    def watch(self, tensor: Any) -> None:
+        """Follow ``tensor`` (a Tensor, a Variable, or a list/dict of them) from now on."""
+        for item in nest.flatten(tensor):
+            if not isinstance(item, Tensor | Variable):
+                raise ValueError(f"Passed in object {item} of type {type(item).__name__!r}, not "
+                                 f"minitape.Tensor or minitape.Variable. Convert it with tf.constant(...) first.")
+            if not item.dtype.is_floating:
+                logger.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
+                               item.dtype)
+                continue
+            if isinstance(item, Variable):
+                self._watch_variable(item)
+            else:
+                self._tracked.add(item._id)
+            if events.listeners:
+                events.emit("watch", tape=self, tensor=item)
+
+    def _watch_variable(self, variable: Variable) -> None:
+        if variable._id not in self._variables and variable._value.dtype.kind == "f":
+            self._variables[variable._id] = variable
+            self._tracked.add(variable._id)
+
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The variables this tape watches, in creation order."""
+        return tuple(self._variables[i] for i in sorted(self._variables))
+
+    # -- gradients ------------------------------------------------------------
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE) -> Any:
+        """The gradient of ``target`` with respect to each of ``sources``, in the same structure.
+
+        A non-scalar target (or a list of targets) is summed first, unless
+        ``output_gradients`` gives the upstream gradient of each target.
+        Sources the target does not depend on get ``None``, or zeros with
+        ``unconnected_gradients=tf.UnconnectedGradients.ZERO``.
+
+        >>> import minitape as tf
+        >>> x, y = tf.constant(3.0), tf.constant(4.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch([x, y])
+        ...     z = x * y
+        >>> tape.gradient(z, {"x": x, "y": y})
+        {'x': <minitape.Tensor: shape=(), dtype=float32, numpy=4.0>, 'y': <minitape.Tensor: shape=(), dtype=float32, numpy=3.0>}
+        """
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        targets = _as_tensors(target, "GradientTape.gradient: target")
+        flat_sources = _as_tensors(sources, "GradientTape.gradient: sources")
+        seeds = _seeds(targets, output_gradients)
+        with self._computing_gradient():
+            grads = backprop(self._entries, seeds, self._followed(flat_sources))
+        results = [_finish(grads.get(s._id), s, unconnected) for s in flat_sources]
+        return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
+
+    def jacobian(self, target: Any, sources: Any,
+                 unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+                 parallel_iterations: int | None = None, experimental_use_pfor: bool = True) -> Any:
+        """The Jacobian of ``target`` with respect to each source: shape ``target.shape + source.shape``.
+
+        >>> import minitape as tf
+        >>> x = tf.constant([1.0, 2.0])
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.jacobian(y, x).numpy()
+        array([[2., 0.],
+               [0., 4.]], dtype=float32)
+        """
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        (y,) = _as_tensors(target, "GradientTape.jacobian: target", single=True)
+        flat_sources = _as_tensors(sources, "GradientTape.jacobian: sources")
+        rows = self._rows(y, flat_sources, _one_hots(y.shape, y.dtype))
+        results = [_jacobian_of(row, y.shape, s, unconnected) for row, s in zip(rows, flat_sources)]
+        return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
+
+    def batch_jacobian(self, target: Any, source: Any,
+                       unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+                       parallel_iterations: int | None = None, experimental_use_pfor: bool = True) -> Tensor | None:
+        """Per-example Jacobians: ``target[i]`` against ``source[i]``, stacked over the batch.
+
+        Assumes example ``i`` of the target depends only on example ``i`` of the source.
+
+        >>> import minitape as tf
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.batch_jacobian(y, x).shape
+        TensorShape([2, 2, 2])
+        """
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        (y,) = _as_tensors(target, "GradientTape.batch_jacobian: target", single=True)
+        (x,) = _as_tensors(source, "GradientTape.batch_jacobian: source", single=True)
+        if y.ndim == 0 or x.ndim == 0 or y.shape[0] != x.shape[0]:
+            raise ValueError(f"batch_jacobian needs target and source with the same first (batch) "
+                             f"dimension, got shapes {tuple(y.shape)} and {tuple(x.shape)}.")
+        batch = y.shape[0]
+        seeds = [np.broadcast_to(seed, y.shape) for seed in _one_hots(y.shape[1:], y.dtype)]
+        (row,) = self._rows(y, [x], seeds)
+        if all(g is None for g in row) and unconnected is UnconnectedGradients.NONE:
+            return None
+        columns = [g if g is not None else _ops.zeros_like(x) for g in row]
+        stacked = _ops.stack(columns, axis=1) if columns else _ops.zeros((batch, 0) + tuple(x.shape[1:]), x.dtype)
+        return _ops.reshape(stacked, tuple(y.shape) + tuple(x.shape[1:]))
+
+    def _rows(self, y: Tensor, sources: list[Tensor], seeds: list[np.ndarray]) -> list[list[Tensor | None]]:
+        """One backward pass per seed; returns, per source, the list of gradients."""
+        ids = [s._id for s in sources]
+        rows: list[list[Tensor | None]] = [[] for _ in sources]
+        with self._computing_gradient():
+            followed = self._followed(sources)
+            for seed in seeds:
+                grads = backprop(self._entries, {y._id: wrap(seed)}, followed)
+                for row, i in zip(rows, ids):
+                    row.append(grads.get(i))
+        return rows
+
+    def _followed(self, sources: list[Tensor]) -> list[int]:
+        """Ids of the sources this tape tracks: only they can receive a gradient."""
+        return [s._id for s in sources if s._id in self._tracked]
+
+    @contextlib.contextmanager
+    def _computing_gradient(self) -> Iterator[None]:
+        if self._spent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        paused = self._recording and not self._persistent
+        if paused:
+            self._pop()
+        elif self._recording:
+            logger.warning(
+                "Calling GradientTape.gradient on a persistent tape inside its context is significantly "
+                "less efficient than calling it outside the context (it causes the gradient ops to be "
+                "recorded on the tape, leading to increased CPU and memory usage). Only call "
+                "GradientTape.gradient inside the context if you actually want to trace the gradient "
+                "in order to compute higher order derivatives.")
+        if events.listeners:
+            events.emit("gradient_start", tape=self)
+        try:
+            yield
+        finally:
+            if not self._persistent:
+                self._spent = True
+                self.reset()        # a non-persistent tape lets go of every saved value now
+            if events.listeners:
+                events.emit("gradient_end", tape=self)
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _as_tensors(structure: Any, what: str, single: bool = False) -> list[Tensor]:
+    """Flatten ``structure``; variables become snapshots carrying the variable's id."""
+    leaves = nest.flatten(structure)
+    if single and len(leaves) != 1:
+        raise TypeError(f"{what} must be a single Tensor, got {structure!r}.")
+    tensors = []
+    for leaf in leaves:
+        if isinstance(leaf, Variable):
+            leaf = wrap(leaf._value, leaf._id)
+        elif not isinstance(leaf, Tensor):
+            raise TypeError(_NOT_TENSOR.format(what=what, kind=type(leaf).__name__, value=leaf))
+        tensors.append(leaf)
+    return tensors
+
+
+def _seeds(targets: list[Tensor], output_gradients: Any) -> dict[int, Tensor]:
+    """The upstream gradient of each target: ones, or the given ``output_gradients``."""
+    given = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
+    if len(given) != len(targets):
+        raise ValueError(f"GradientTape.gradient: output_gradients has {len(given)} entries but there "
+                         f"are {len(targets)} targets; give one per target (or None).")
+    seeds: dict[int, Tensor] = {}
+    for target, seed in zip(targets, given):
+        if seed is None:
+            seed = _ops.ones_like(target)
+        else:
+            seed = _ops.cast(_ops.convert_to_tensor(seed), target.dtype)
+            if tuple(seed.shape) != tuple(target.shape):
+                raise _errors.InvalidArgumentError(
+                    f"GradientTape.gradient: output_gradients has shape {tuple(seed.shape)} but its target "
+                    f"has shape {tuple(target.shape)}; each output gradient must match its target's shape.")
+        seeds[target._id] = seeds[target._id] + seed if target._id in seeds else seed
+    return seeds
+
+
+def _finish(grad: Tensor | None, source: Tensor, unconnected: UnconnectedGradients) -> Tensor | None:
+    if grad is None and unconnected is UnconnectedGradients.ZERO:
+        return _ops.zeros_like(source)
+    return grad
+
+
+def _one_hots(shape: tuple[int, ...], dtype: Any) -> list[np.ndarray]:
+    size = int(np.prod(shape, dtype=np.int64))
+    eye = np.eye(size, dtype=dtype.as_numpy_dtype_)
+    return [row.reshape(shape) for row in eye]
+
+
+def _jacobian_of(row: list[Tensor | None], target_shape: tuple[int, ...], source: Tensor,
+                 unconnected: UnconnectedGradients) -> Tensor | None:
+    shape = tuple(target_shape) + tuple(source.shape)
+    if all(g is None for g in row):
+        return None if unconnected is UnconnectedGradients.NONE else _ops.zeros(shape, source.dtype)
+    pieces = [g if g is not None else _ops.zeros_like(source) for g in row]
+    return _ops.reshape(_ops.stack(pieces), shape)
+
+
+from minitape import errors as _errors  # noqa: E402
+from minitape import ops as _ops  # noqa: E402

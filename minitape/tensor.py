@@ -1,0 +1,351 @@
+"""Tensors and variables: immutable values, and the mutable cells that hold them.
+
+A :class:`Tensor` wraps one array and an integer ``_id``.  The id is how a tape
+refers to a value without keeping it alive, so that the tape holds only what
+a derivative will really need (see :mod:`minitape.ops`).
+
+A :class:`Variable` is a named, mutable cell.  Each time an op reads it, the op
+gets a :class:`Tensor` snapshot carrying the *variable's* id: every read of a
+variable therefore sends its gradient to the same place, and later ``assign``
+calls never change a value that a tape has already saved.
+
+>>> import minitape as tf
+>>> x = tf.constant([1.0, 2.0])
+>>> x
+<minitape.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+>>> v = tf.Variable(3.0, name="v")
+>>> (v * x).numpy()
+array([3., 6.], dtype=float32)
+"""
+from __future__ import annotations
+
+import itertools
+import numbers
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from minitape import dtypes
+from minitape.dtypes import DType
+
+#: Tensor and variable ids come from one counter, so ids also give creation order.
+next_id: Callable[[], int] = itertools.count(1).__next__
+_new = object.__new__
+
+
+class TensorShape(tuple):
+    """A tensor's shape: a tuple of ints that prints like TensorFlow's.
+
+    >>> import minitape as tf
+    >>> tf.zeros((2, 3)).shape
+    TensorShape([2, 3])
+    >>> tf.zeros((2, 3)).shape.as_list()
+    [2, 3]
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"TensorShape({list(self)})"
+
+    def as_list(self) -> list[int]:
+        return list(self)
+
+    @property
+    def rank(self) -> int:
+        return len(self)
+
+
+class _Operators:
+    """Python's operators for tensors and variables, each one an op of :mod:`minitape.ops`."""
+
+    __slots__ = ()
+    # Make NumPy hand `ndarray + tensor` to our __radd__ instead of converting us.
+    __array_priority__ = 100
+
+    def __add__(self, other): return _ops.add(self, other)
+    def __radd__(self, other): return _ops.add(other, self)
+    def __sub__(self, other): return _ops.subtract(self, other)
+    def __rsub__(self, other): return _ops.subtract(other, self)
+    def __mul__(self, other): return _ops.multiply(self, other)
+    def __rmul__(self, other): return _ops.multiply(other, self)
+    def __truediv__(self, other): return _ops.divide(self, other)
+    def __rtruediv__(self, other): return _ops.divide(other, self)
+    def __floordiv__(self, other): return _ops.floordiv(self, other)
+    def __rfloordiv__(self, other): return _ops.floordiv(other, self)
+    def __mod__(self, other): return _ops.mod(self, other)
+    def __rmod__(self, other): return _ops.mod(other, self)
+    def __pow__(self, other): return _ops.pow(self, other)
+    def __rpow__(self, other): return _ops.pow(other, self)
+    def __matmul__(self, other): return _ops.matmul(self, other)
+    def __rmatmul__(self, other): return _ops.matmul(other, self)
+    def __neg__(self): return _ops.negative(self)
+    def __pos__(self): return self
+    def __abs__(self): return _ops.abs(self)
+    def __lt__(self, other): return _ops.less(self, other)
+    def __le__(self, other): return _ops.less_equal(self, other)
+    def __gt__(self, other): return _ops.greater(self, other)
+    def __ge__(self, other): return _ops.greater_equal(self, other)
+    def __eq__(self, other): return _ops.equal(self, other)
+    def __ne__(self, other): return _ops.not_equal(self, other)
+    def __getitem__(self, key): return _ops.getitem(self, key)
+
+    def __hash__(self):
+        kind = type(self).__name__
+        raise TypeError(f"{kind} is unhashable. Instead, use {kind.lower()}.ref() as the key.")
+
+    def __iter__(self) -> Iterator[Tensor]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __len__(self) -> int:
+        shape = self.shape
+        if not shape:
+            raise TypeError("Scalar tensor has no `len()`")
+        return shape[0]
+
+    def __bool__(self) -> bool: return bool(self._value)
+    def __float__(self) -> float: return float(self._value)
+    def __int__(self) -> int: return int(self._value)
+    def __index__(self) -> int: return self._value.__index__()
+
+    def __format__(self, spec: str) -> str:
+        if spec and self.ndim == 0:
+            return format(self._value.item(), spec)
+        return format(str(self), spec)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        # A read-only view: NumPy may read our buffer but never write to it.
+        array = np.asarray(self._value, dtype=dtype)
+        if array is self._value or array.base is not None:
+            array = array.view()
+            array.flags.writeable = False
+        return array.copy() if copy else array
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    @property
+    def dtype(self) -> DType:
+        return dtypes.of_array(self._value)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def device(self) -> str:
+        return "/device:CPU:0"
+
+    def numpy(self) -> np.ndarray | np.generic:
+        """A NumPy copy of the value (a NumPy scalar for a 0-d tensor), as TF returns."""
+        value = np.asarray(self._value)
+        return value[()] if value.ndim == 0 else value.copy()
+
+    def ref(self) -> "_Ref":
+        """A hashable reference to this object, for use as a dict key (TF's ``ref()``)."""
+        return _Ref(self)
+
+    def _numpy_text(self) -> str:
+        value = self.numpy()
+        text = str(value) if value.ndim == 0 else repr(value)
+        return "\n" + text if "\n" in text else text
+
+
+class _Ref:
+    """Hashable handle on a tensor or variable: ``t.ref()``; ``deref()`` gives it back."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
+
+    def deref(self) -> Any:
+        return self._obj
+
+    def __hash__(self) -> int:
+        return id(self._obj)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _Ref) and other._obj is self._obj
+
+
+class Tensor(_Operators):
+    """An immutable array that tapes can follow.
+
+    Make one with :func:`constant` or any op; never mutate ``_value``.
+
+    >>> import minitape as tf
+    >>> t = tf.constant([[1, 2], [3, 4]])
+    >>> t.shape, t.dtype, t.ndim
+    (TensorShape([2, 2]), minitape.int32, 2)
+    >>> t[1]
+    <minitape.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+
+    def __init__(self, value: Any) -> None:
+        self._value = value
+        self._id = next_id()
+
+    def __repr__(self) -> str:
+        return f"<minitape.Tensor: shape={tuple(self.shape)}, dtype={self.dtype.name}, numpy={self._numpy_text()}>"
+
+    def __str__(self) -> str:
+        value = self.numpy()
+        return f"minitape.Tensor({value!s}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
+
+
+def wrap(value: Any, id: int | None = None) -> Tensor:
+    """Make a Tensor around an existing array, without copying (the op path's fast constructor)."""
+    tensor = _new(Tensor)
+    tensor._value = value
+    tensor._id = next_id() if id is None else id
+    return tensor
+
+
+class Variable(_Operators):
+    """A mutable, named tensor: the thing a model trains.
+
+    Ops read a variable's current value.  Inside a :class:`~minitape.GradientTape`
+    with ``watch_accessed_variables=True`` (the default), reading a trainable
+    variable makes the tape watch it.
+
+    >>> import minitape as tf
+    >>> w = tf.Variable([1.0, 2.0], name="w")
+    >>> w
+    <minitape.Variable 'w:0' shape=(2,) dtype=float32, numpy=array([1., 2.], dtype=float32)>
+    >>> _ = w.assign_add([0.5, 0.5])
+    >>> w.numpy()
+    array([1.5, 2.5], dtype=float32)
+    """
+
+    __slots__ = ("_value", "_id", "trainable", "name", "__weakref__")
+
+    def __init__(self, initial_value: Any, trainable: bool = True, name: str | None = None,
+                 dtype: Any = None) -> None:
+        if callable(initial_value):
+            initial_value = initial_value()
+        self._value = constant(initial_value, dtype=dtype)._value
+        self._id = next_id()
+        self.trainable = bool(trainable)
+        self.name = f"{name or 'Variable'}:0"
+
+    def __repr__(self) -> str:
+        return (f"<minitape.Variable '{self.name}' shape={tuple(self.shape)} "
+                f"dtype={self.dtype.name}, numpy={self._numpy_text()}>")
+
+    def read_value(self) -> Tensor:
+        """The current value as a Tensor; reading is what tapes and checkpoints observe."""
+        _tape.variable_accessed(self)
+        return wrap(self._value, self._id)
+
+    value = read_value
+
+    def assign(self, value: Any) -> "Variable":
+        """Replace the value (same shape and dtype).  Saved snapshots keep the old one."""
+        new = constant(value, dtype=self.dtype)._value
+        if new.shape != self._value.shape:
+            raise ValueError(
+                f"Cannot assign value to variable '{self.name}': Shape mismatch. The variable shape "
+                f"{tuple(self._value.shape)}, and the assigned value shape {tuple(new.shape)} are incompatible.")
+        self._value = new
+        return self
+
+    def assign_add(self, delta: Any) -> "Variable":
+        return self.assign(self._value + constant(delta, dtype=self.dtype)._value)
+
+    def assign_sub(self, delta: Any) -> "Variable":
+        return self.assign(self._value - constant(delta, dtype=self.dtype)._value)
+
+
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
+    """A new tensor holding a copy of ``value``.
+
+    Python floats become float32 and ints int32, as in TensorFlow; NumPy arrays
+    keep their dtype.
+
+    >>> import minitape as tf
+    >>> tf.constant(1.5).dtype, tf.constant(2).dtype, tf.constant(np.zeros(2)).dtype
+    (minitape.float32, minitape.int32, minitape.float64)
+    >>> tf.constant(2.0, shape=(2,))
+    <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([2., 2.], dtype=float32)>
+    """
+    if isinstance(value, _Operators):
+        value = value._value
+    target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
+    array = _to_array(value, target)
+    if shape is not None:
+        array = np.broadcast_to(array, tuple(shape)).copy()
+    # A 0-d value is kept as a NumPy scalar: immutable, and NumPy computes on it several times faster.
+    return Tensor(array[()] if array.ndim == 0 else array)
+
+
+def _default_dtype(value: Any) -> np.dtype | None:
+    try:
+        return dtypes.for_python_value(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
+    if isinstance(value, str | bytes) or value is None:
+        raise _unsupported(value)
+    try:
+        array = np.array(value, dtype=dtype)
+    except (TypeError, ValueError) as error:
+        raise _unsupported(value) from error
+    if array.dtype == object or array.dtype.kind not in "fiub":
+        raise _unsupported(value)
+    if dtype is None:
+        array = array.astype(dtypes.as_dtype(array.dtype).as_numpy_dtype_, copy=False)
+    elif not _converts_exactly(value, array):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {array.dtype.name}")
+    return array
+
+
+def _converts_exactly(value: Any, array: np.ndarray) -> bool:
+    """False when a Python/NumPy float would be truncated into an integer dtype."""
+    if array.dtype.kind not in "iub":
+        return True
+    original = np.asarray(value)
+    return original.dtype.kind not in "fc" or bool(np.all(original == array))
+
+
+def _unsupported(value: Any) -> ValueError:
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                      f"({type(value)}) to a Tensor.")
+
+
+def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:
+    """``value`` as a Tensor: tensors pass through, variables are read, the rest becomes a constant.
+
+    >>> import minitape as tf
+    >>> tf.convert_to_tensor([1, 2], dtype=tf.float32)
+    <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+    """
+    if isinstance(value, Variable):
+        value = value.read_value()
+    if isinstance(value, Tensor):
+        if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
+                             f"for Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    if dtype is None and dtype_hint is not None:
+        try:
+            return constant(value, dtype=dtype_hint)
+        except (TypeError, ValueError):
+            pass
+    return constant(value, dtype=dtype)
+
+
+def is_python_number(value: Any) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, np.generic)
+
+
+# Late imports: ops and tape build on Tensor, and Tensor's operators call back into them.
+from minitape import ops as _ops  # noqa: E402
+from minitape import tape as _tape  # noqa: E402
