@@ -5,11 +5,13 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# JupyterLab refuses to start as root (containers, CI) unless told that is intended.
+AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test bench clean
 
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab --notebook-dir=notebooks notebooks/00_tour.ipynb
+	$(BIN)/jupyter lab $(AS_ROOT) notebooks/00_tour.ipynb
 
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -q
