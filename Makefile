@@ -18,7 +18,7 @@ test: $(VENV)/.dev-installed
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/overhead.py
-	$(BIN)/python benchmarks/checkpoint_memory.py
+	$(BIN)/python benchmarks/checkpoint.py
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)

@@ -15,7 +15,7 @@ Where to read next: :mod:`minitape.tensor` (values), :mod:`minitape.ops` (the
 op table: each forward beside its derivative), :mod:`minitape.tape` (recording
 and the backward pass), :mod:`minitape.checkpoint` (``recompute_grad``).
 """
-from minitape import dtypes, errors, events, linalg, math, nest, nn, ops, random
+from minitape import dtypes, errors, events, linalg, math, nest, nn, ops, random, schedules
 from minitape.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
 from minitape.ops import (
     abs, add, broadcast_to, cast, clip_by_value, concat, cos, divide, einsum, equal, exp, expand_dims,
@@ -26,6 +26,7 @@ from minitape.ops import (
 )
 from minitape.checkpoint import RecomputeMismatchError, custom_gradient, recompute_grad
 from minitape.printing import print  # noqa: A004
+from minitape.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.tape import GradientTape, UnconnectedGradients
 from minitape.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor
 

@@ -130,6 +130,13 @@ class RecomputeEntry:
                                unconnected_gradients=UnconnectedGradients.ZERO)
         return [g if i in needed else None for g, i in zip(grads, self.inputs)]
 
+    @property
+    def name(self) -> str:
+        return f"recompute_grad({_name(self.function)})"
+
+    def residuals(self) -> list[tuple[str, Tensor]]:
+        return [(f"input {k}", t) for k, t in enumerate(self.arg_tensors) if isinstance(t, Tensor)]
+
     def _check(self, outputs: list[Tensor]) -> None:
         name = _name(self.function)
         if _structure(outputs) != self.structure:
@@ -208,6 +215,11 @@ class CustomEntry:
             raise ValueError(f"custom_gradient function expected to return {self.arg_count} gradients, but "
                              f"returned {len(flat)} instead.")
         return [None if g is None else convert_to_tensor(g) for g in flat + variable_grads]
+
+    name = "custom_gradient"
+
+    def residuals(self) -> list[tuple[str, Tensor]]:
+        return []       # whatever grad_fn's closure keeps is invisible from here
 
 
 # --------------------------------------------------------------------------- helpers

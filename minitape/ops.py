@@ -108,24 +108,31 @@ class Discarded(tuple):
         return f"Discarded(shape={self[0]}, dtype={self[1]})"
 
 
-class OpEntry:
-    """The tape's record of one op: ids in and out, the values its VJPs need, the op's params."""
+class OpEntry(tuple):
+    """The tape's record of one op: ``(op, input ids, output ids, ans, saved inputs, params)``.
 
-    __slots__ = ("op", "inputs", "outputs", "ans", "saved", "params")
+    A tuple, because the tape makes one per recorded op: building it is a single C call.
+    ``ans`` is the output if the VJPs keep it, else None (they never read it).
+    """
 
-    def __init__(self, op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> None:
-        self.op = op
-        self.inputs = tuple(map(_id_of, inputs))
-        self.outputs = (output._id,)
-        self.ans = output if op.keep_ans else None      # VJPs that do not keep ``ans`` never read it
-        self.saved = op.save(inputs)
-        self.params = params
+    __slots__ = ()
+    op = property(operator.itemgetter(0))
+    inputs = property(operator.itemgetter(1))
+    outputs = property(operator.itemgetter(2))
+    ans = property(operator.itemgetter(3))
+    saved = property(operator.itemgetter(4))
+    params = property(operator.itemgetter(5))
+
+    @staticmethod
+    def make(op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> "OpEntry":
+        return OpEntry((op, tuple(map(_id_of, inputs)), (output._id,), output if op.keep_ans else None,
+                        inputs if op.keep_all else op.save(inputs), params))
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
+        op, input_ids, _, ans, saved, params = self
         (g,) = output_grads
-        op, ans, saved, params = self.op, self.ans, self.saved, self.params
         grads: list[Tensor | None] = []
-        for k, i in enumerate(self.inputs):
+        for k, i in enumerate(input_ids):
             vjp = None if i not in needed else op.vjps if op.variadic else op.vjps[k]
             if vjp is None:
                 grads.append(None)
@@ -138,6 +145,11 @@ class OpEntry:
                     grad = unbroadcast(grad, shape)
             grads.append(grad)
         return grads
+
+    def residuals(self) -> list[tuple[str, Tensor]]:
+        op, _, _, ans, saved, _ = self
+        kept = [(f"input {k}", t) for k, t in enumerate(saved) if type(t) is Tensor]
+        return kept + ([("output", ans)] if ans is not None else [])
 
     def __repr__(self) -> str:
         return f"OpEntry({self.op.name}, inputs={self.inputs}, outputs={self.outputs})"
@@ -156,7 +168,7 @@ def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tens
     out._value = value
     out._id = next_id()
     if state.tapes and op.differentiable and value.dtype.kind == "f":
-        record(OpEntry(op, inputs, out, params))
+        record(OpEntry.make(op, inputs, out, params))
     return out
 
 

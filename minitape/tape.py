@@ -25,6 +25,7 @@ derivative, and can differentiate it again.
 """
 from __future__ import annotations
 
+import builtins
 import contextlib
 import enum
 import logging
@@ -35,7 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from minitape import events, nest
-from minitape.tensor import Tensor, Variable, wrap
+from minitape.tensor import Tensor, Variable, next_id, wrap
 
 logger = logging.getLogger("minitape")
 
@@ -59,6 +60,9 @@ class Entry(Protocol):
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         """Gradients of the inputs (None for inputs whose id is not ``needed``), given those of the outputs."""
+
+    def residuals(self) -> list[tuple[str, Tensor]]:
+        """The values this entry keeps alive for its backward step, each with a word for its role."""
 
 
 class UnconnectedGradients(enum.Enum):
@@ -189,6 +193,8 @@ class GradientTape:
         self._watch_accessed_variables = bool(watch_accessed_variables)
         self._recording = False
         self._spent = False
+        self._first_id = None       # values older than this are the user's, not held for the tape
+        self._peak = 0
         self.reset()
 
     # -- recording on and off -------------------------------------------------
@@ -204,6 +210,8 @@ class GradientTape:
             self._pop()
 
     def _push(self) -> None:
+        if self._first_id is None:
+            self._first_id = next_id()
         state.tapes.append(self)
         self._recording = True
 
@@ -234,6 +242,8 @@ class GradientTape:
 
     def reset(self) -> None:
         """Forget everything recorded so far (recording continues inside a ``with`` block)."""
+        if getattr(self, "_entries", None):
+            self.memory_info()                  # the peak includes what is about to be let go
         self._entries: list[Entry] = []
         self._tracked: set[int] = set()
         self._variables: dict[int, Variable] = {}
@@ -264,6 +274,59 @@ class GradientTape:
     def watched_variables(self) -> tuple[Variable, ...]:
         """The variables this tape watches, in creation order."""
         return tuple(self._variables[i] for i in sorted(self._variables))
+
+    # -- memory -------------------------------------------------------------
+    def memory_info(self) -> dict[str, int]:
+        """Bytes this tape holds for the backward pass: ``{"current": ..., "peak": ...}``.
+
+        Each buffer counts once, however many entries or views refer to it.  Values
+        that existed before the tape started recording (inputs, variables' values)
+        are the user's and are not counted.  Recording only adds to what is held,
+        so the peak is the most held at any moment before a release.
+
+        >>> import minitape as tf
+        >>> x = tf.ones((1000,))                       # 4,000 bytes, the user's
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.tanh(x)                         # tanh keeps its output: 4,000 bytes
+        ...     z = tf.reduce_sum(y * 2.0 + y)         # `*` keeps y (counted once) and the 4-byte 2.0
+        >>> tape.memory_info()
+        {'current': 4004, 'peak': 4004}
+        >>> _ = tape.gradient(z, x)
+        >>> tape.memory_info()
+        {'current': 0, 'peak': 4004}
+        """
+        current = held_bytes(self._entries, self._first_id or 0)
+        self._peak = max(self._peak, current)
+        return {"current": current, "peak": self._peak}
+
+    def saved(self) -> list[dict[str, Any]]:
+        """What each entry keeps for its backward step (as JAX's ``print_saved_residuals``)."""
+        rows = []
+        for index, entry in enumerate(self._entries):
+            for role, value in entry.residuals():
+                rows.append({"entry": index, "name": _entry_name(entry), "role": role, "shape": tuple(value.shape),
+                             "dtype": value.dtype.name, "bytes": int(value._value.nbytes),
+                             "users": value._id < (self._first_id or 0)})
+        return rows
+
+    def print_saved(self) -> None:
+        """Print one line per kept value: its type, what it is, and which entry keeps it.
+
+        >>> import minitape as tf
+        >>> x = tf.ones((2, 3))
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.tanh(x @ tf.ones((3, 4)) + 1.0)
+        >>> tape.print_saved()
+        float32[2,3]  input 0 of matmul (entry 0), the user's
+        float32[3,4]  input 1 of matmul (entry 0)
+        float32[2,4]  output of tanh (entry 2)
+        """
+        for row in self.saved():
+            shape = ",".join(str(n) for n in row["shape"])
+            owner = ", the user's" if row["users"] else ""
+            builtins.print(f"{row['dtype']}[{shape}]  {row['role']} of {row['name']} (entry {row['entry']}){owner}")
 
     # -- gradients ------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
@@ -387,6 +450,29 @@ class GradientTape:
 
 
 # --------------------------------------------------------------------------- helpers
+
+def held_bytes(entries: Iterable[Entry], first_id: int = 0) -> int:
+    """Bytes of the distinct buffers ``entries`` keep, among values with id >= ``first_id``."""
+    buffers: dict[int, int] = {}
+    for entry in entries:
+        for _, value in entry.residuals():
+            if value._id >= first_id:
+                root = _root_buffer(value._value)
+                buffers[id(root)] = int(root.nbytes)
+    return sum(buffers.values())
+
+
+def _root_buffer(array: Any) -> Any:
+    """The array that owns the memory a view looks into (the array itself if it owns it)."""
+    while getattr(array, "base", None) is not None and hasattr(array.base, "nbytes"):
+        array = array.base
+    return array
+
+
+def _entry_name(entry: Entry) -> str:
+    op = getattr(entry, "op", None)
+    return op.name if op is not None else getattr(entry, "name", type(entry).__name__)
+
 
 def _as_tensors(structure: Any, what: str, single: bool = False) -> list[Tensor]:
     """Flatten ``structure``; variables become snapshots carrying the variable's id."""

@@ -1,0 +1,104 @@
+"""Schedules: checkpoint_sequential, and the binomial schedule reaching Griewank–Walther's minimum."""
+import math
+
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape.schedules import chain_schedule, revolve_recomputations
+
+
+def formula(n, c):
+    t = 0
+    while math.comb(c + t, c) < n:
+        t += 1
+    return t * n - math.comb(c + t, c + 1)
+
+
+PAIRS = [(n, c) for n in range(1, 61) for c in range(1, 7)] + [(100, 4), (200, 3), (150, 10), (90, 2)]
+
+
+@pytest.mark.parametrize("n,c", PAIRS)
+def test_schedule_reaches_the_binomial_minimum_within_its_snapshots(n, c):
+    plan = chain_schedule(n, c)
+    assert plan.recomputations == formula(n, c) == revolve_recomputations(n, c)
+    assert plan.peak_snapshots <= c
+    assert [a for a in plan.actions if a[0] == "backward"] == [("backward", i) for i in reversed(range(n))]
+
+
+def counted_chain(n, w):
+    calls = {"steps": 0}
+
+    def make(k):
+        def step(x):
+            calls["steps"] += 1
+            return tf.tanh(x * w + 0.1 * k)
+        return step
+    return [make(k) for k in range(n)], calls
+
+
+@pytest.mark.parametrize("n,c", [(n, c) for n in (1, 2, 3, 5, 8, 13, 21, 34, 60) for c in range(1, 7)] + [(100, 4), (64, 8)])
+def test_checkpoint_chain_runs_exactly_the_optimal_steps_and_gets_the_plain_gradient(n, c):
+    w = tf.Variable(np.float64(0.7))
+    x = tf.constant(np.array([0.3, -0.2]))
+    steps, calls = counted_chain(n, w)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.checkpoint_chain(steps, x, snapshots=c))
+    grads = tape.gradient(y, [x, w])
+    assert calls["steps"] == n + formula(n, c)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for f in steps:
+            h = f(h)
+        plain = tape.gradient(tf.reduce_sum(h), [x, w])
+    for a, b in zip(grads, plain):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12)
+
+
+def test_checkpoint_chain_holds_at_most_c_states():
+    stored = []
+
+    def watch(event):
+        if event.kind == "schedule":
+            stored.append(len(event.data["entry"].stored))
+
+    w, x = tf.Variable(0.5), tf.constant([1.0])
+    tf.events.subscribe(watch)
+    try:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.checkpoint_chain([lambda h: tf.sin(h * w)] * 20, x, snapshots=3)
+        tape.gradient(y, x)
+    finally:
+        tf.events.unsubscribe(watch)
+    assert len(stored) > 20 and max(stored) <= 3
+
+
+def test_checkpoint_sequential_checkpoints_every_segment():
+    layers = [lambda h: tf.tanh(h * 1.5) for _ in range(7)]
+    x = tf.constant([0.2, 0.4])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.checkpoint_sequential(layers, 3, x)           # segments of 2, 2 and 3 (PyTorch's split)
+    assert [e.name for e in tape._entries] == ["recompute_grad(segment of 2)"] * 2 + ["recompute_grad(segment of 3)"]
+    with tf.GradientTape() as plain:
+        plain.watch(x)
+        h = x
+        for f in layers:
+            h = f(h)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), plain.gradient(h, x).numpy(), rtol=1e-6)
+
+
+def test_checkpoint_sequential_accepts_a_sequential_model_and_checks_segments():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(2)])
+    assert tf.checkpoint_sequential(model, 2, tf.ones((1, 4))).shape == (1, 2)
+    with pytest.raises(ValueError, match="segments must be between 1 and 2"):
+        tf.checkpoint_sequential(model, 3, tf.ones((1, 4)))
+
+
+@pytest.mark.parametrize("n,c", [(0, 2), (3, 0)])
+def test_bad_chain_arguments(n, c):
+    with pytest.raises(ValueError):
+        chain_schedule(n, c)
