@@ -134,8 +134,8 @@ class RecomputeEntry:
     def name(self) -> str:
         return f"recompute_grad({_name(self.function)})"
 
-    def residuals(self) -> list[tuple[str, Tensor]]:
-        return [(f"input {k}", t) for k, t in enumerate(self.arg_tensors) if isinstance(t, Tensor)]
+    def residuals(self) -> list[tuple[int | str, Tensor]]:
+        return [(k, t) for k, t in enumerate(self.arg_tensors) if isinstance(t, Tensor)]
 
     def _check(self, outputs: list[Tensor]) -> None:
         name = _name(self.function)
@@ -218,7 +218,7 @@ class CustomEntry:
 
     name = "custom_gradient"
 
-    def residuals(self) -> list[tuple[str, Tensor]]:
+    def residuals(self) -> list[tuple[int | str, Tensor]]:
         return []       # whatever grad_fn's closure keeps is invisible from here
 
 

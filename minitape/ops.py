@@ -24,6 +24,7 @@ Op('tanh', keep=('ans',))
 from __future__ import annotations
 
 import builtins
+import collections
 import operator
 import string
 from collections.abc import Callable, Container, Sequence
@@ -90,7 +91,14 @@ class Discarded(tuple):
 
     @staticmethod
     def of(tensor: Tensor) -> "Discarded":
-        return Discarded((tensor._value.shape, tensor._value.dtype))
+        # Immutable, so one record serves every value of a dtype and shape: recording allocates none.
+        value = tensor._value
+        by_shape = _DISCARDED[value.dtype]
+        shape = value.shape
+        found = by_shape.get(shape)
+        if found is None:
+            found = by_shape[shape] = Discarded((shape, value.dtype))
+        return found
 
     @property
     def shape(self) -> TensorShape:
@@ -106,6 +114,27 @@ class Discarded(tuple):
 
     def __repr__(self) -> str:
         return f"Discarded(shape={self[0]}, dtype={self[1]})"
+
+
+_DISCARDED: collections.defaultdict = collections.defaultdict(dict)
+
+
+def _call_vjp(vjp: Callable, g: Tensor, ans: Tensor | None, saved: tuple, params: dict) -> Tensor:
+    """``vjp(g, ans, *saved, **params)``, without building argument tuples for one or two inputs."""
+    if not params:
+        if len(saved) == 1:
+            return vjp(g, ans, saved[0])
+        if len(saved) == 2:
+            return vjp(g, ans, saved[0], saved[1])
+    return vjp(g, ans, *saved, **params)
+
+
+def _ids(tensors: tuple[Tensor, ...]) -> tuple[int, ...]:
+    if len(tensors) == 1:
+        return (tensors[0]._id,)
+    if len(tensors) == 2:
+        return (tensors[0]._id, tensors[1]._id)
+    return tuple([t._id for t in tensors])
 
 
 class OpEntry(tuple):
@@ -125,50 +154,59 @@ class OpEntry(tuple):
 
     @staticmethod
     def make(op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> "OpEntry":
-        return OpEntry((op, tuple(map(_id_of, inputs)), (output._id,), output if op.keep_ans else None,
+        return OpEntry((op, _ids(inputs), (output._id,), output if op.keep_ans else None,
                         inputs if op.keep_all else op.save(inputs), params))
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         op, input_ids, _, ans, saved, params = self
-        (g,) = output_grads
-        grads: list[Tensor | None] = []
-        for k, i in enumerate(input_ids):
-            vjp = None if i not in needed else op.vjps if op.variadic else op.vjps[k]
-            if vjp is None:
-                grads.append(None)
+        g = output_grads[0]
+        grads: list[Tensor | None] = [None] * len(input_ids)
+        for k in builtins.range(len(input_ids)):
+            if input_ids[k] not in needed:
                 continue
-            args = (k, g, ans, *saved) if op.variadic else (g, ans, *saved)
-            grad = vjp(*args, **params) if params else vjp(*args)
+            if op.variadic:
+                grad = op.vjps(k, g, ans, *saved, **params)
+            elif op.vjps[k] is None:
+                continue
+            else:
+                grad = _call_vjp(op.vjps[k], g, ans, saved, params)
             if op.broadcasts:
-                shape = _raw_shape(saved[k])
+                kept = saved[k]
+                shape = kept[0] if type(kept) is Discarded else kept._value.shape
                 if grad._value.shape != shape:
                     grad = unbroadcast(grad, shape)
-            grads.append(grad)
+            grads[k] = grad
         return grads
 
-    def residuals(self) -> list[tuple[str, Tensor]]:
-        op, _, _, ans, saved, _ = self
-        kept = [(f"input {k}", t) for k, t in enumerate(saved) if type(t) is Tensor]
-        return kept + ([("output", ans)] if ans is not None else [])
+    def residuals(self) -> list[tuple[int | str, Tensor]]:
+        _, _, _, ans, saved, _ = self
+        kept = [(k, t) for k, t in enumerate(saved) if type(t) is Tensor]
+        if ans is not None:
+            kept.append(("output", ans))
+        return kept
 
     def __repr__(self) -> str:
         return f"OpEntry({self.op.name}, inputs={self.inputs}, outputs={self.outputs})"
 
 
-def _raw_shape(saved: Tensor | Discarded) -> tuple[int, ...]:
-    return saved[0] if type(saved) is Discarded else saved._value.shape
-
-
 def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tensor:
     """Run ``op`` on tensors: the single dispatch point every op goes through."""
-    values = tuple(map(_value_of, inputs))
-    xp = by_type.get(type(values[0])) or backends.namespace(values[0])
-    value = op.forward(xp, *values, **params) if params else op.forward(xp, *values)
+    first = inputs[0]._value
+    xp = by_type.get(type(first)) or backends.namespace(first)
+    # One or two inputs without building an argument tuple: every allocation here brings
+    # the garbage collector's next pass closer, on the path every op takes.
+    if len(inputs) == 1 and not params:
+        value = op.forward(xp, first)
+    elif len(inputs) == 2 and not params:
+        value = op.forward(xp, first, inputs[1]._value)
+    else:
+        value = op.forward(xp, *map(_value_of, inputs), **params)
     out = _new(Tensor)                  # Tensor(value) without the call: this is the hot path
     out._value = value
     out._id = next_id()
-    if state.tapes and op.differentiable and value.dtype.kind == "f":
-        record(OpEntry.make(op, inputs, out, params))
+    tapes = state.tapes
+    if tapes and op.differentiable and value.dtype.kind == "f":
+        record(OpEntry.make(op, inputs, out, params), tapes)
     return out
 
 
@@ -179,7 +217,7 @@ def unbroadcast(grad: Tensor, shape: Sequence[int]) -> Tensor:
         return grad
     extra = len(grad_shape) - len(shape)
     stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1)
-    return reshape(reduce_sum(grad, axis=tuple(range(extra)) + stretched), shape)
+    return reshape(reduce_sum(grad, axis=tuple(builtins.range(extra)) + stretched), shape)
 
 
 # --------------------------------------------------------------------------- operands
@@ -636,7 +674,7 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """
     x = as_operand(tensor)
     shape = _shape(shape)
-    size = _count(x, range(x.ndim))
+    size = _count(x, builtins.range(x.ndim))
     known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
     unknown = shape.count(-1)
     fits = (unknown == 0 and known == size) or (unknown == 1 and known > 0 and size % known == 0)
@@ -657,8 +695,8 @@ def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
     TensorShape([2, 1])
     """
     x = as_operand(a)
-    perm = tuple(reversed(range(x.ndim))) if perm is None else tuple(int(p) for p in _plain(perm))
-    if sorted(perm) != list(range(x.ndim)):
+    perm = tuple(reversed(builtins.range(x.ndim))) if perm is None else tuple(int(p) for p in _plain(perm))
+    if sorted(perm) != list(builtins.range(x.ndim)):
         raise InvalidArgumentError(f"transpose: perm {perm} is not a permutation of the {x.ndim} axes.")
     return apply(_TRANSPOSE, (x,), {"perm": perm})
 
@@ -670,7 +708,7 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
     TensorShape([2])
     """
     x = as_operand(input)
-    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim, "squeeze")
+    axes = builtins.range(x.ndim) if axis is None else _axes(axis, x.ndim, "squeeze")
     if axis is not None and any(x.shape[a] != 1 for a in axes):
         raise InvalidArgumentError(f"squeeze: cannot squeeze axis {axis} of shape {tuple(x.shape)}: its size is not 1.")
     return reshape(x, tuple(n for a, n in enumerate(x.shape) if not (a in axes and n == 1)))
@@ -710,7 +748,7 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
 
 def _tile_vjp(g, ans, x, multiples):
     interleaved = [n for pair in zip(multiples, x.shape) for n in pair]
-    return reduce_sum(reshape(g, interleaved), axis=tuple(range(0, 2 * len(multiples), 2)))
+    return reduce_sum(reshape(g, interleaved), axis=tuple(builtins.range(0, 2 * len(multiples), 2)))
 
 
 _TILE = Op("tile", lambda xp, x, multiples: xp.tile(x, multiples), (_tile_vjp,))
@@ -857,7 +895,7 @@ def _extreme_vjp(g, ans, x, axis, keepdims):
 
 def _prod_vjp(g, ans, x, axis, keepdims):
     # d(prod)/dx_i is the product of the *other* entries: computed exactly, without dividing by x_i.
-    rest = tuple(a for a in range(x.ndim) if a not in axis)
+    rest = tuple(a for a in builtins.range(x.ndim) if a not in axis)
     moved = transpose(x, rest + axis)
     n = _count(x, axis)
     flat = reshape(moved, tuple(x.shape[a] for a in rest) + (1, n))
@@ -888,7 +926,7 @@ def _count(x: Any, axis: Sequence[int]) -> int:
 
 def _reduce(name: str, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     x = as_operand(input_tensor)
-    axes = tuple(range(x.ndim)) if axis is None else tuple(sorted(set(_axes(axis, x.ndim, name))))
+    axes = tuple(builtins.range(x.ndim)) if axis is None else tuple(sorted(set(_axes(axis, x.ndim, name))))
     if name in ("reduce_max", "reduce_min") and 0 in [x.shape[a] for a in axes]:
         raise InvalidArgumentError(f"{name}: cannot reduce an empty axis of shape {tuple(x.shape)}.")
     return apply(_REDUCTIONS[name], (x,), {"axis": axes, "keepdims": bool(keepdims)})
@@ -1090,6 +1128,7 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
 
 
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
+    # This op shadows Python's range inside this module: code here says builtins.range.
     """Evenly spaced values in ``[start, limit)``: int32 for ints, float32 if any bound is a float.
 
     >>> tf.range(0, 1, 0.25).numpy()

@@ -286,10 +286,10 @@ class ChainEntry:
         grads = [self.grad] + self.variable_grads
         return [g if i in needed else None for g, i in zip(grads, self.inputs)]
 
-    def residuals(self) -> list[tuple[str, Tensor]]:
-        kept = [(f"stored state {i}", x) for i, x in self.stored.items()]
+    def residuals(self) -> list[tuple[int | str, Tensor]]:
+        kept: list[tuple[int | str, Tensor]] = [(f"stored state {i}", x) for i, x in self.stored.items()]
         for i, (tape, _, _) in self.recorded.items():
-            kept += [(f"{role} inside step {i}", value) for entry in tape._entries for role, value in entry.residuals()]
+            kept += [(f"kept inside step {i}", value) for entry in tape._entries for _, value in entry.residuals()]
         return kept
 
     def _perform(self, action: tuple) -> Tensor | None:

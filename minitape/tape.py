@@ -61,8 +61,9 @@ class Entry(Protocol):
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         """Gradients of the inputs (None for inputs whose id is not ``needed``), given those of the outputs."""
 
-    def residuals(self) -> list[tuple[str, Tensor]]:
-        """The values this entry keeps alive for its backward step, each with a word for its role."""
+    def residuals(self) -> list[tuple[int | str, Tensor]]:
+        """The values this entry keeps alive for its backward step, each with its role:
+        an input's position, or a word such as ``"output"``."""
 
 
 class UnconnectedGradients(enum.Enum):
@@ -74,9 +75,9 @@ class UnconnectedGradients(enum.Enum):
 
 # --------------------------------------------------------------------------- recording
 
-def record(entry: Entry) -> None:
-    """Append ``entry`` to every recording tape that tracks one of its inputs."""
-    for tape in state.tapes:
+def record(entry: Entry, tapes: list[GradientTape] | None = None) -> None:
+    """Append ``entry`` to every recording tape (of this thread, or ``tapes``) that tracks one of its inputs."""
+    for tape in state.tapes if tapes is None else tapes:
         tracked = tape._tracked
         if not tracked.isdisjoint(entry.inputs):
             tape._entries.append(entry)
@@ -117,19 +118,24 @@ def watch_variable_reads() -> Iterator[dict[int, Variable]]:
 
 # --------------------------------------------------------------------------- the backward pass
 
-def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[int]) -> dict[int, Tensor]:
+def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[int],
+             reach: set[int] | None = None) -> dict[int, Tensor]:
     """Reverse-mode accumulation over ``entries``; returns the gradient of each reached id.
 
     ``seeds`` maps target ids to their upstream gradient (ones for ``tape.gradient``).
-    Only entries on a path from a source to a target do any work.
+    Only entries on a path from a source to a target do any work.  ``reach``, the
+    ids that depend on some source, is worked out here unless the caller knows it.
     """
     sources = set(sources)
-    reach = set(sources)              # ids that depend on some source
-    relevant = []
-    for entry in entries:
-        if not reach.isdisjoint(entry.inputs):
-            reach.update(entry.outputs)
-            relevant.append(entry)
+    if reach is None:
+        reach = set(sources)
+        relevant = []
+        for entry in entries:
+            if not reach.isdisjoint(entry.inputs):
+                reach.update(entry.outputs)
+                relevant.append(entry)
+    else:
+        relevant = list(entries)
 
     grads = {i: g for i, g in seeds.items() if i in reach}
     for entry in reversed(relevant):
@@ -245,7 +251,8 @@ class GradientTape:
         if getattr(self, "_entries", None):
             self.memory_info()                  # the peak includes what is about to be let go
         self._entries: list[Entry] = []
-        self._tracked: set[int] = set()
+        self._tracked: set[int] = set()       # ids of what the tape follows: watched values and all computed from them
+        self._watched: set[int] = set()       # ids of the watched values themselves
         self._variables: dict[int, Variable] = {}
 
     # -- watching -------------------------------------------------------------
@@ -263,6 +270,7 @@ class GradientTape:
                 self._watch_variable(item)
             else:
                 self._tracked.add(item._id)
+                self._watched.add(item._id)
             if events.listeners:
                 events.emit("watch", tape=self, tensor=item)
 
@@ -270,6 +278,7 @@ class GradientTape:
         if variable._id not in self._variables and variable._value.dtype.kind == "f":
             self._variables[variable._id] = variable
             self._tracked.add(variable._id)
+            self._watched.add(variable._id)
 
     def watched_variables(self) -> tuple[Variable, ...]:
         """The variables this tape watches, in creation order."""
@@ -305,6 +314,7 @@ class GradientTape:
         rows = []
         for index, entry in enumerate(self._entries):
             for role, value in entry.residuals():
+                role = f"input {role}" if isinstance(role, int) else role
                 rows.append({"entry": index, "name": _entry_name(entry), "role": role, "shape": tuple(value.shape),
                              "dtype": value.dtype.name, "bytes": int(value._value.nbytes),
                              "users": value._id < (self._first_id or 0)})
@@ -350,8 +360,9 @@ class GradientTape:
         targets = _as_tensors(target, "GradientTape.gradient: target")
         flat_sources = _as_tensors(sources, "GradientTape.gradient: sources")
         seeds = _seeds(targets, output_gradients)
+        followed = self._followed(flat_sources)
         with self._computing_gradient():
-            grads = backprop(self._entries, seeds, self._followed(flat_sources))
+            grads = backprop(self._entries, seeds, followed, self._reach_if_all_watched(followed))
         results = [_finish(grads.get(s._id), s, unconnected) for s in flat_sources]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
 
@@ -412,8 +423,9 @@ class GradientTape:
         rows: list[list[Tensor | None]] = [[] for _ in sources]
         with self._computing_gradient():
             followed = self._followed(sources)
+            reach = self._reach_if_all_watched(followed)
             for seed in seeds:
-                grads = backprop(self._entries, {y._id: wrap(seed)}, followed)
+                grads = backprop(self._entries, {y._id: wrap(seed)}, followed, reach)
                 for row, i in zip(rows, ids):
                     row.append(grads.get(i))
         return rows
@@ -421,6 +433,14 @@ class GradientTape:
     def _followed(self, sources: list[Tensor]) -> list[int]:
         """Ids of the sources this tape tracks: only they can receive a gradient."""
         return [s._id for s in sources if s._id in self._tracked]
+
+    def _reach_if_all_watched(self, sources: list[int]) -> set[int] | None:
+        """What depends on the sources, when that is simply everything the tape tracks.
+
+        The tracked set is, by construction, everything computed from what the tape
+        watches: if the sources are all the watched values, backprop need not work it out.
+        """
+        return set(self._tracked) if self._watched <= set(sources) else None
 
     @contextlib.contextmanager
     def _computing_gradient(self) -> Iterator[None]:
@@ -464,8 +484,9 @@ def held_bytes(entries: Iterable[Entry], first_id: int = 0) -> int:
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""
-    while getattr(array, "base", None) is not None and hasattr(array.base, "nbytes"):
-        array = array.base
+    base = array.base
+    while base is not None and hasattr(base, "nbytes"):
+        array, base = base, base.base
     return array
 
 
