@@ -74,13 +74,12 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
         return f(*args, **kwargs)
 
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
-        seed = random.draw_seed()
         if events.listeners:
             events.emit("checkpoint_enter", function=_name(f))
-        with stop_recording(), watch_variable_reads() as read, random.replay(seed):
+        with stop_recording(), watch_variable_reads() as read, random.replay(random.Source()) as source:
             result = run(args, kwargs, recomputing=False)
         outputs = _output_tensors(result, f)
-        entry = RecomputeEntry(f, run, args, kwargs, _trainable(read, args, kwargs), outputs, seed, check_values)
+        entry = RecomputeEntry(f, run, args, kwargs, _trainable(read, args, kwargs), outputs, source.seed, check_values)
         for variable in entry.variables:
             variable_accessed(variable)       # outer tapes watch what f read, as if read here
         fresh = [wrap(t._value) for t in outputs]   # new ids: the entry's outputs
@@ -98,7 +97,7 @@ class RecomputeEntry:
     """The tape's record of a checkpointed call: inputs and variables, not activations."""
 
     def __init__(self, f: Callable, run: Callable, args: tuple, kwargs: dict, variables: list[Variable],
-                 outputs: list[Tensor], seed: int, check_values: bool) -> None:
+                 outputs: list[Tensor], seed: int | None, check_values: bool) -> None:
         self.function, self._run, self.args, self.kwargs = f, run, args, kwargs
         self.variables = variables
         self.seed, self.check_values = seed, check_values
@@ -119,7 +118,7 @@ class RecomputeEntry:
             local.watch(self.variables)
             args, kwargs = nest.pack_sequence_as(
                 [self.args, self.kwargs], [fresh.get(id(leaf), leaf) for leaf in nest.flatten([self.args, self.kwargs])])
-            with random.replay(self.seed):
+            with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
                 result = self._run(args, kwargs, recomputing=True)
         if events.listeners:
             events.emit("recompute_end", function=_name(self.function), entry=self, tape=local)

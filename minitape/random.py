@@ -2,9 +2,10 @@
 
 Every random op draws one integer *seed* and computes its values from that
 seed alone.  Seeds come from the global source (reset by :func:`set_seed`),
-or, inside a checkpointed function, from that call's own source, which
-``recompute_grad`` recreates when it recomputes: dropout masks and noise come
-out identical, so the recomputed gradient equals the plain one.
+or, inside a checkpointed function, from that call's own :class:`Source`,
+which ``recompute_grad`` recreates from the same seed when it recomputes:
+dropout masks and noise come out identical, so the recomputed gradient equals
+the plain one.
 
 >>> import minitape as tf
 >>> tf.random.set_seed(0)
@@ -28,9 +29,22 @@ from minitape.tensor import Tensor, wrap
 _SEED_RANGE = 2**63
 
 
+class Source:
+    """Where one checkpointed call draws its op seeds from.
+
+    Its own seed is drawn from the enclosing source only when a random op first
+    needs it, so a checkpoint around a function without randomness changes no
+    other random number.  A source made with a known ``seed`` replays it.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.generator: np.random.Generator | None = None
+
+
 class _Sources(threading.local):
     def __init__(self) -> None:
-        self.stack: list[np.random.Generator] = []
+        self.stack: list[Source] = []
 
 
 _global = np.random.default_rng()
@@ -45,16 +59,27 @@ def set_seed(seed: int) -> None:
 
 def draw_seed() -> int:
     """A fresh seed from the current source (a checkpoint's, or the global one)."""
-    source = _sources.stack[-1] if _sources.stack else _global
-    return int(source.integers(_SEED_RANGE))
+    return int(_generator(len(_sources.stack) - 1).integers(_SEED_RANGE))
+
+
+def _generator(level: int) -> np.random.Generator:
+    """The generator of the source at ``level`` of the stack (-1: the global one), seeding it if needed."""
+    if level < 0:
+        return _global
+    source = _sources.stack[level]
+    if source.generator is None:
+        if source.seed is None:
+            source.seed = int(_generator(level - 1).integers(_SEED_RANGE))
+        source.generator = np.random.default_rng(source.seed)
+    return source.generator
 
 
 @contextlib.contextmanager
-def replay(seed: int) -> Iterator[None]:
-    """Inside the block, random ops draw their seeds from a source made from ``seed``."""
-    _sources.stack.append(np.random.default_rng(seed))
+def replay(source: Source) -> Iterator[Source]:
+    """Inside the block, random ops draw their seeds from ``source``."""
+    _sources.stack.append(source)
     try:
-        yield
+        yield source
     finally:
         _sources.stack.pop()
 
@@ -69,7 +94,7 @@ def global_source() -> Iterator[None]:
         _sources.stack = saved
 
 
-def _generator(seed: int | None) -> np.random.Generator:
+def _values_generator(seed: int | None) -> np.random.Generator:
     drawn = draw_seed()
     return np.random.default_rng(drawn if seed is None else [drawn, int(seed)])
 
@@ -90,7 +115,7 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
     TensorShape([2, 3])
     """
     target = _floating(dtype, "normal")
-    values = _generator(seed).standard_normal(_shape(shape)) * stddev + mean
+    values = _values_generator(seed).standard_normal(_shape(shape)) * stddev + mean
     return wrap(values.astype(target))
 
 
@@ -105,7 +130,7 @@ def uniform(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype:
     """
     target = _floating(dtype, "uniform")
     high = 1.0 if maxval is None else maxval
-    values = _generator(seed).uniform(minval, high, _shape(shape))
+    values = _values_generator(seed).uniform(minval, high, _shape(shape))
     return wrap(values.astype(target))
 
 

@@ -258,7 +258,7 @@ class ChainEntry:
     def __init__(self, functions: list[Callable], plan: Schedule) -> None:
         self.functions, self.plan = functions, plan
         self.name = f"checkpoint_chain({len(functions)} steps, {plan.snapshots} snapshots)"
-        self.seeds = [random.draw_seed() for _ in functions]
+        self.sources = [random.Source() for _ in functions]       # each step's randomness, seeded when first used
         self.stored: dict[int, Tensor] = {}
         self.recorded: dict[int, tuple[GradientTape, Tensor, Tensor]] = {}
 
@@ -322,5 +322,7 @@ class ChainEntry:
         return None
 
     def _step(self, k: int, x: Tensor) -> Tensor:
-        with random.replay(self.seeds[k]):
-            return self.functions[k](x)
+        with random.replay(random.Source(self.sources[k].seed)) as source:
+            out = self.functions[k](x)
+        self.sources[k].seed = source.seed          # known from the first run on
+        return out

@@ -50,3 +50,90 @@ def test_dropout_only_while_training():
     x = tf.ones((100,))
     np.testing.assert_array_equal(layer(x).numpy(), x.numpy())
     assert set(layer(x, training=True).numpy().tolist()) == {0.0, 2.0}
+
+
+# ---- optimisers: Keras' update rules (values checked against TensorFlow 2.21's Keras)
+
+def three_steps(optimizer):
+    w = tf.Variable([1.0, -2.0])
+    for k in range(3):
+        optimizer.apply_gradients([(tf.constant([0.5 * (k + 1), -0.25]), w)])
+    return w.numpy()
+
+
+@pytest.mark.parametrize("optimizer,expected", [
+    (lambda: tf.keras.optimizers.SGD(0.1), [0.7, -1.925]),
+    (lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9), [0.5245, -1.85975]),
+    (lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True), [0.27205, -1.798775]),
+    (lambda: tf.keras.optimizers.Adam(0.01), [0.97076845, -1.9700006]),
+])
+def test_optimisers_match_keras_after_several_steps(optimizer, expected):
+    np.testing.assert_allclose(three_steps(optimizer()), expected, rtol=1e-6)
+
+
+def test_adam_first_step_closed_form():
+    w, g = tf.Variable([0.5]), 0.3
+    tf.keras.optimizers.Adam(learning_rate=0.01).apply_gradients([(tf.constant([g]), w)])
+    alpha = 0.01 * np.sqrt(1 - 0.999) / (1 - 0.9)
+    step = alpha * (0.1 * g) / (np.sqrt(0.001 * g * g) + 1e-7)
+    np.testing.assert_allclose(w.numpy(), [0.5 - step], rtol=1e-6)
+
+
+def test_apply_gradients_skips_none_with_keras_warning_and_checks_its_input():
+    w, v = tf.Variable(1.0), tf.Variable(2.0)
+    opt = tf.keras.optimizers.SGD(0.1)
+    with pytest.warns(UserWarning, match=r"Gradients do not exist for variables \['Variable:0'\]"):
+        opt.apply_gradients([(None, w), (tf.constant(1.0), v)])
+    assert (w.numpy(), v.numpy()) == (np.float32(1.0), np.float32(1.9))
+    with pytest.raises(ValueError, match="No gradients provided for any variable."):
+        opt.apply_gradients([(None, w)])
+    with pytest.raises(ValueError, match="got 1 gradients for 2 variables"):
+        opt.apply([tf.constant(1.0)], [w, v])
+    with pytest.raises(ValueError, match=r"gradient of shape \(2,\) for variable 'Variable:0' of shape \(\)"):
+        opt.apply_gradients([(tf.constant([1.0, 2.0]), w)])
+    with pytest.raises(ValueError, match="takes \\(gradient, variable\\) pairs"):
+        opt.apply_gradients([tf.constant(1.0)])
+
+
+# ---- losses: formulas, Keras' clipping, and gradients
+
+Y_TRUE = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], np.float32)
+Y_PRED = np.array([[0.2, 0.5, 0.3], [0.0, 0.4, 1.2]], np.float32)
+
+
+def test_losses_match_keras():
+    losses = tf.keras.losses
+    np.testing.assert_allclose(losses.categorical_crossentropy(Y_TRUE, Y_PRED).numpy(), [0.6931472, 16.118095], rtol=1e-6)
+    np.testing.assert_allclose(losses.categorical_crossentropy(Y_TRUE, Y_PRED, from_logits=True).numpy(),
+                               [0.9398311, 1.7599146], rtol=1e-6)
+    np.testing.assert_allclose(losses.SparseCategoricalCrossentropy()(np.array([1, 0]), Y_PRED).numpy(), 8.573857, rtol=1e-6)
+    np.testing.assert_allclose(losses.MeanSquaredError()(Y_TRUE, Y_PRED).numpy(), 0.49666664, rtol=1e-6)
+
+
+def test_loss_formulas_and_gradients():
+    from minitape.gradcheck import check_gradients
+    rng = np.random.default_rng(0)
+    logits, target = rng.normal(size=(4, 5)), rng.normal(size=(4, 3))
+    probabilities = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    labels = np.array([0, 3, 1, 4])
+    sparse = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    np.testing.assert_allclose(sparse(labels, logits).numpy(), -np.mean(np.log(probabilities[np.arange(4), labels])))
+    check_gradients(lambda z: sparse(labels, z), logits)
+    check_gradients(lambda p: tf.keras.losses.categorical_crossentropy(np.eye(5)[labels], p), probabilities)
+    check_gradients(lambda y: tf.keras.losses.MeanSquaredError()(target, y), rng.normal(size=(4, 3)))
+
+
+# ---- a real model: digits, plainly and with each hidden block recomputed
+
+def test_digits_mlp_trains_identically_with_and_without_recompute_grad():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    import digits
+
+    x_train, x_test, y_train, y_test = digits.digits()
+    plain, checkpointed = digits.build(False), digits.build(True)
+    curves = [digits.train(model, x_train, y_train, epochs=6) for model in (plain, checkpointed)]
+    np.testing.assert_allclose(curves[0], curves[1], rtol=1e-6)
+    assert curves[0][-1] < curves[0][0] / 5
+    assert digits.accuracy(checkpointed, x_test, y_test) >= 0.95

@@ -8,7 +8,7 @@ TensorShape([2, 1])
 >>> [v.name for v in model.variables]
 ['hidden/kernel:0', 'hidden/bias:0', 'out/kernel:0', 'out/bias:0']
 """
-from minitape.keras import activations, initializers, layers
+from minitape.keras import activations, initializers, layers, losses, optimizers
 from minitape.keras.models import Model, Sequential
 
-__all__ = ["Model", "Sequential", "activations", "initializers", "layers"]
+__all__ = ["Model", "Sequential", "activations", "initializers", "layers", "losses", "optimizers"]

@@ -1,0 +1,95 @@
+"""Losses: Keras' formulas, averaged over the batch.
+
+Probabilities (``from_logits=False``) are renormalised to sum to one and
+clipped to ``[1e-7, 1 - 1e-7]`` before the log, as Keras does.
+
+>>> import minitape as tf
+>>> tf.keras.losses.MeanSquaredError()([[0.0, 1.0]], [[1.0, 1.0]]).numpy()
+np.float32(0.5)
+>>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+>>> round(float(loss([1], [[1.0, 2.0]])), 6)
+0.313262
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minitape import ops
+from minitape.errors import InvalidArgumentError
+from minitape.tensor import Tensor, wrap
+
+EPSILON = 1e-7
+
+
+def _log_probabilities(y_pred: Tensor, from_logits: bool, clip_first: bool = False) -> Tensor:
+    if from_logits:
+        return ops.log_softmax(y_pred)
+    if clip_first:      # Keras' sparse loss: clip, then renormalise through a log-softmax of the logs
+        return ops.log_softmax(ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON)))
+    y_pred = y_pred / ops.reduce_sum(y_pred, axis=-1, keepdims=True)
+    return ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
+
+
+def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False) -> Tensor:
+    """``-sum(y_true · log p)`` over the last axis, one loss per example."""
+    y_pred = ops.as_operand(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype)
+    if y_true.shape != y_pred.shape:
+        raise InvalidArgumentError(f"categorical_crossentropy: y_true shape {tuple(y_true.shape)} must equal "
+                                   f"y_pred shape {tuple(y_pred.shape)} (one-hot labels).")
+    return -ops.reduce_sum(y_true * _log_probabilities(y_pred, from_logits), axis=-1)
+
+
+def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False) -> Tensor:
+    """Cross-entropy against integer class labels, one loss per example."""
+    y_pred = ops.as_operand(y_pred)
+    classes = np.asarray(ops.as_operand(y_true)._value).astype(np.int64).reshape(tuple(y_pred.shape[:-1]))
+    n = y_pred.shape[-1]
+    if classes.size and (classes.min() < 0 or classes.max() >= n):
+        raise InvalidArgumentError(f"sparse_categorical_crossentropy: labels must be in [0, {n}), "
+                                   f"got {classes.min()}..{classes.max()}.")
+    one_hot = wrap(np.eye(n, dtype=y_pred._value.dtype)[classes])
+    return -ops.reduce_sum(one_hot * _log_probabilities(y_pred, from_logits, clip_first=True), axis=-1)
+
+
+def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
+    """Mean of ``(y_true - y_pred)²`` over the last axis, one loss per example."""
+    y_pred = ops.as_operand(y_pred)
+    return ops.reduce_mean(ops.square(ops.cast(y_true, y_pred.dtype) - y_pred), axis=-1)
+
+
+class Loss:
+    """A loss object: called as ``loss(y_true, y_pred)``, it averages the per-example losses."""
+
+    def __call__(self, y_true: Any, y_pred: Any) -> Tensor:
+        return ops.reduce_mean(self.call(y_true, y_pred))
+
+    def call(self, y_true: Any, y_pred: Any) -> Tensor:
+        raise NotImplementedError
+
+
+class MeanSquaredError(Loss):
+    def call(self, y_true: Any, y_pred: Any) -> Tensor:
+        return mean_squared_error(y_true, y_pred)
+
+
+class SparseCategoricalCrossentropy(Loss):
+    def __init__(self, from_logits: bool = False) -> None:
+        self.from_logits = from_logits
+
+    def call(self, y_true: Any, y_pred: Any) -> Tensor:
+        return sparse_categorical_crossentropy(y_true, y_pred, self.from_logits)
+
+
+class CategoricalCrossentropy(Loss):
+    def __init__(self, from_logits: bool = False) -> None:
+        self.from_logits = from_logits
+
+    def call(self, y_true: Any, y_pred: Any) -> Tensor:
+        return categorical_crossentropy(y_true, y_pred, self.from_logits)
+
+
+__all__ = ["CategoricalCrossentropy", "Loss", "MeanSquaredError", "SparseCategoricalCrossentropy",
+           "categorical_crossentropy", "mean_squared_error", "sparse_categorical_crossentropy"]

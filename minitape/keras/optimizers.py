@@ -1,0 +1,121 @@
+"""Optimisers with Keras' update rules: each step reads gradients and assigns to variables.
+
+>>> import minitape as tf
+>>> w = tf.Variable(1.0)
+>>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+>>> with tf.GradientTape() as tape:
+...     loss = w * w
+>>> opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+>>> w.numpy()                    # 1 - 0.1 * 2
+np.float32(0.8)
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from minitape import dtypes, ops
+from minitape.tensor import Tensor, Variable
+
+
+class Optimizer:
+    """The base class: keeps per-variable slots and a step counter; subclasses write ``update``."""
+
+    def __init__(self, learning_rate: float) -> None:
+        self.learning_rate = float(learning_rate)
+        self.iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iteration")
+        self._slots: dict[int, dict[str, Variable]] = {}
+
+    def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]]) -> None:
+        """Apply ``(gradient, variable)`` pairs; pairs whose gradient is None are skipped, with a warning."""
+        pairs = list(grads_and_vars)
+        for pair in pairs:
+            if not (isinstance(pair, tuple | list) and len(pair) == 2):
+                raise ValueError(f"apply_gradients takes (gradient, variable) pairs, e.g. zip(grads, variables); "
+                                 f"got {pair!r}.")
+        present = [(g, v) for g, v in pairs if g is not None]
+        if pairs and not present:
+            raise ValueError("No gradients provided for any variable.")
+        if len(present) < len(pairs):
+            missing = [v.name for g, v in pairs if g is None]
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss. If using "
+                          f"`model.compile()`, did you forget to provide a `loss` argument?", stacklevel=2)
+        self._apply(present)
+
+    def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Variable]) -> None:
+        """Apply ``grads[i]`` to ``trainable_variables[i]`` (Keras 3's spelling); the lists must match."""
+        if len(grads) != len(trainable_variables):
+            raise ValueError(f"apply: got {len(grads)} gradients for {len(trainable_variables)} variables; "
+                             f"pass one gradient per variable, in the same order.")
+        self.apply_gradients(zip(grads, trainable_variables))
+
+    def _apply(self, pairs: list[tuple[Any, Variable]]) -> None:
+        for g, v in pairs:
+            if not isinstance(v, Variable):
+                raise TypeError(f"apply_gradients: {v!r} is not a Variable; optimisers update variables.")
+            g = ops.convert_to_tensor(g)
+            if g.shape != v.shape:
+                raise ValueError(f"apply_gradients: gradient of shape {tuple(g.shape)} for variable '{v.name}' "
+                                 f"of shape {tuple(v.shape)}.")
+        self.iterations.assign_add(1)
+        step = int(self.iterations.numpy())
+        for g, v in pairs:
+            self.update(v, ops.cast(ops.convert_to_tensor(g), v.dtype), self._slots_for(v), step)
+
+    def _slots_for(self, variable: Variable) -> dict[str, Variable]:
+        if variable._id not in self._slots:
+            self._slots[variable._id] = {name: Variable(ops.zeros_like(variable), trainable=False, name=name)
+                                         for name in self.slot_names}
+        return self._slots[variable._id]
+
+    slot_names: tuple[str, ...] = ()
+
+    def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        raise NotImplementedError
+
+
+class SGD(Optimizer):
+    """Gradient descent, with Keras' momentum: ``m = momentum·m − lr·g;  w += m``.
+
+    With ``nesterov=True``: ``w += momentum·m − lr·g``.
+    """
+
+    slot_names = ("momentum",)
+
+    def __init__(self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False) -> None:
+        super().__init__(learning_rate)
+        if not 0 <= momentum <= 1:
+            raise ValueError(f"SGD: momentum must be in [0, 1], got {momentum}.")
+        self.momentum, self.nesterov = float(momentum), bool(nesterov)
+
+    def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        if self.momentum == 0:
+            variable.assign_sub(self.learning_rate * grad)
+            return
+        m = slots["momentum"]
+        m.assign(self.momentum * m - self.learning_rate * grad)
+        variable.assign_add(self.momentum * m - self.learning_rate * grad if self.nesterov else m)
+
+
+class Adam(Optimizer):
+    """Adam, as Keras writes it (epsilon added to ``sqrt(v)``, bias correction folded into the step)::
+
+        alpha = lr · sqrt(1 − β₂ᵗ) / (1 − β₁ᵗ)
+        m += (g − m)(1 − β₁);  v += (g² − v)(1 − β₂)
+        w −= alpha · m / (sqrt(v) + ε)
+    """
+
+    slot_names = ("m", "v")
+
+    def __init__(self, learning_rate: float = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7) -> None:
+        super().__init__(learning_rate)
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+
+    def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        alpha = self.learning_rate * (1 - self.beta_2**step) ** 0.5 / (1 - self.beta_1**step)
+        m, v = slots["m"], slots["v"]
+        m.assign_add((grad - m) * (1 - self.beta_1))
+        v.assign_add((grad * grad - v) * (1 - self.beta_2))
+        variable.assign_sub(m * alpha / (ops.sqrt(v) + self.epsilon))
