@@ -8,13 +8,19 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to start as root (containers, CI) unless told that is intended.
 AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test bench clean
+.PHONY: lab test bench browser clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab $(AS_ROOT) notebooks/00_tour.ipynb
 
-test: $(VENV)/.dev-installed
+test: $(VENV)/.dev-installed browser
 	$(BIN)/python -m pytest -q
+
+# The player's browser test drives the system's Chromium; install it from the system's packages.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "note: Chromium could not be installed; the browser test will be skipped"
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/overhead.py

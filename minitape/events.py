@@ -54,10 +54,41 @@ def emit(kind: str, **data: Any) -> None:
         listener(event)
 
 
+class Timeline(list):
+    """The events of a ``with timeline()`` block, in order: a list that can also be drawn.
+
+    A timeline keeps the values its events mention alive, so that any moment can be drawn later.
+    """
+
+    def __init__(self, events: Any = (), names: dict[str, Any] | None = None) -> None:
+        super().__init__(events)
+        self.names = names
+
+    def scene(self, upto: int | None = None) -> Any:
+        """The picture after the first ``upto`` events (all of them by default)."""
+        from minitape.viz import Scene, name_map
+        scene = Scene(names=name_map(self.names))
+        for event in self[:upto]:
+            scene.apply(event)
+        return scene
+
+    def player(self, **options: Any) -> Any:
+        """An animated player over this timeline (see :class:`minitape.player.Player`)."""
+        from minitape.player import Player
+        return Player(self, **options)
+
+    def _repr_svg_(self) -> str:
+        return self.scene().to_svg()
+
+
 @contextlib.contextmanager
-def timeline() -> Iterator[list[Event]]:
-    """Collect every event emitted inside the ``with`` block into a list."""
-    collected: list[Event] = []
+def timeline(names: dict[str, Any] | None = None) -> Iterator[Timeline]:
+    """Collect every event emitted inside the ``with`` block into a :class:`Timeline`.
+
+    ``names`` (e.g. ``locals()``, given again after the block: ``events.names = locals()``)
+    labels values in pictures with your variable names.
+    """
+    collected = Timeline(names=names)
     subscribe(collected.append)
     try:
         yield collected

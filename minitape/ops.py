@@ -141,7 +141,7 @@ class OpEntry(tuple):
     """The tape's record of one op: ``(op, input ids, output ids, ans, saved inputs, params)``.
 
     A tuple, because the tape makes one per recorded op: building it is a single C call.
-    ``ans`` is the output if the VJPs keep it, else None (they never read it).
+    ``ans`` is the output if the VJPs keep it, else its :class:`Discarded` record.
     """
 
     __slots__ = ()
@@ -154,7 +154,7 @@ class OpEntry(tuple):
 
     @staticmethod
     def make(op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> "OpEntry":
-        return OpEntry((op, _ids(inputs), (output._id,), output if op.keep_ans else None,
+        return OpEntry((op, _ids(inputs), (output._id,), output if op.keep_ans else Discarded.of(output),
                         inputs if op.keep_all else op.save(inputs), params))
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
@@ -181,7 +181,7 @@ class OpEntry(tuple):
     def residuals(self) -> list[tuple[int | str, Tensor]]:
         _, _, _, ans, saved, _ = self
         kept = [(k, t) for k, t in enumerate(saved) if type(t) is Tensor]
-        if ans is not None:
+        if type(ans) is Tensor:
             kept.append(("output", ans))
         return kept
 

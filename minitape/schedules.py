@@ -26,7 +26,7 @@ from typing import Any
 from minitape import events, random
 from minitape.checkpoint import recompute_grad
 from minitape.ops import Discarded, identity, zeros_like
-from minitape.tape import GradientTape, held_bytes, record, stop_recording, variable_accessed, watch_variable_reads
+from minitape.tape import GradientTape, record, stop_recording, variable_accessed, watch_variable_reads
 from minitape.tensor import Tensor, Variable, wrap
 
 
@@ -272,14 +272,15 @@ class ChainEntry:
         self.variables = [read[i] for i in sorted(read) if read[i].trainable]
         for variable in self.variables:
             variable_accessed(variable)
+        self.arg_tensors = [x0]
         self.inputs = (x0._id,) + tuple(v._id for v in self.variables)
-        self.output_spec = Discarded.of(out)
+        self.output_specs = [Discarded.of(out)]
         result = wrap(out._value)
         self.outputs = (result._id,)
         return result
 
     def backward(self, output_grads: list[Tensor | None], needed: Any) -> list[Tensor | None]:
-        self.grad = output_grads[0] if output_grads[0] is not None else zeros_like(self.output_spec)
+        self.grad = output_grads[0] if output_grads[0] is not None else zeros_like(self.output_specs[0])
         self.variable_grads: list[Tensor | None] = [None] * len(self.variables)
         for action in self.plan.reverse_actions:
             self._perform(action)

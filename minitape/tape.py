@@ -28,6 +28,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import enum
+import itertools
 import logging
 import threading
 from collections.abc import Container, Iterable, Iterator
@@ -83,7 +84,7 @@ def record(entry: Entry, tapes: list[GradientTape] | None = None) -> None:
             tape._entries.append(entry)
             tracked.update(entry.outputs)
             if events.listeners:
-                events.emit("op", tape=tape, entry=entry)
+                events.emit("op", tape=tape, entry=entry, memory=tape.memory_info())
 
 
 def variable_accessed(variable: Variable) -> None:
@@ -249,8 +250,11 @@ class GradientTape:
     def reset(self) -> None:
         """Forget everything recorded so far (recording continues inside a ``with`` block)."""
         if getattr(self, "_entries", None):
-            self.memory_info()                  # the peak includes what is about to be let go
+            self._account()                     # the peak includes what is about to be let go
         self._entries: list[Entry] = []
+        self._buffers: dict[int, Any] = {}    # buffers counted by memory_info, by id (kept alive by the entries)
+        self._held = 0
+        self._counted = 0
         self._tracked: set[int] = set()       # ids of what the tape follows: watched values and all computed from them
         self._watched: set[int] = set()       # ids of the watched values themselves
         self._variables: dict[int, Variable] = {}
@@ -272,7 +276,7 @@ class GradientTape:
                 self._tracked.add(item._id)
                 self._watched.add(item._id)
             if events.listeners:
-                events.emit("watch", tape=self, tensor=item)
+                events.emit("watch", tape=self, tensor=item, memory=self.memory_info())
 
     def _watch_variable(self, variable: Variable) -> None:
         if variable._id not in self._variables and variable._value.dtype.kind == "f":
@@ -305,9 +309,21 @@ class GradientTape:
         >>> tape.memory_info()
         {'current': 0, 'peak': 4004}
         """
-        current = held_bytes(self._entries, self._first_id or 0)
-        self._peak = max(self._peak, current)
-        return {"current": current, "peak": self._peak}
+        self._account()
+        return {"current": self._held, "peak": self._peak}
+
+    def _account(self) -> None:
+        """Count the buffers of the entries recorded since the last count (so each entry is counted once)."""
+        first = self._first_id or 0
+        for entry in itertools.islice(self._entries, self._counted, None):
+            for _, value in entry.residuals():
+                if value._id >= first:
+                    root = _root_buffer(value._value)
+                    if id(root) not in self._buffers:
+                        self._buffers[id(root)] = root
+                        self._held += int(root.nbytes)
+        self._counted = len(self._entries)
+        self._peak = max(self._peak, self._held)
 
     def saved(self) -> list[dict[str, Any]]:
         """What each entry keeps for its backward step (as JAX's ``print_saved_residuals``)."""
@@ -337,6 +353,14 @@ class GradientTape:
             shape = ",".join(str(n) for n in row["shape"])
             owner = ", the user's" if row["users"] else ""
             builtins.print(f"{row['dtype']}[{shape}]  {row['role']} of {row['name']} (entry {row['entry']}){owner}")
+
+    def picture(self, names: dict[str, Any] | None = None) -> Any:
+        """A :class:`~minitape.viz.Scene` of what this tape holds (display it, or call ``to_dot``/``to_svg``)."""
+        from minitape.viz import Scene
+        return Scene.of_tape(self, names)
+
+    def _repr_svg_(self) -> str:
+        return self.picture().to_svg()
 
     # -- gradients ------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
@@ -458,7 +482,7 @@ class GradientTape:
                 "GradientTape.gradient inside the context if you actually want to trace the gradient "
                 "in order to compute higher order derivatives.")
         if events.listeners:
-            events.emit("gradient_start", tape=self)
+            events.emit("gradient_start", tape=self, memory=self.memory_info())
         try:
             yield
         finally:
@@ -466,21 +490,10 @@ class GradientTape:
                 self._spent = True
                 self.reset()        # a non-persistent tape lets go of every saved value now
             if events.listeners:
-                events.emit("gradient_end", tape=self)
+                events.emit("gradient_end", tape=self, memory=self.memory_info())
 
 
 # --------------------------------------------------------------------------- helpers
-
-def held_bytes(entries: Iterable[Entry], first_id: int = 0) -> int:
-    """Bytes of the distinct buffers ``entries`` keep, among values with id >= ``first_id``."""
-    buffers: dict[int, int] = {}
-    for entry in entries:
-        for _, value in entry.residuals():
-            if value._id >= first_id:
-                root = _root_buffer(value._value)
-                buffers[id(root)] = int(root.nbytes)
-    return sum(buffers.values())
-
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""

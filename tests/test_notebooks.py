@@ -14,9 +14,9 @@ def test_notebook_runs(path):
     NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     outputs = "".join(o.get("text", "") for cell in notebook.cells for o in cell.get("outputs", []))
     if path.name == "00_tour.ipynb":
-        # forward + backward with recompute, plain forward, the timeline's forward + backward,
-        # the Keras forward and its two gradient calls: every trace as the seeds document it.
-        assert outputs.count("running\n") == (4 + 4) + 4 + (4 + 4) + (4 + 4 + 4)
+        # forward + backward with recompute, plain forward, the timeline's forward + backward, the
+        # pictured tape's forward, the Keras forward and its two gradient calls: every trace as documented.
+        assert outputs.count("running\n") == (4 + 4) + 4 + (4 + 4) + 4 + (4 + 4 + 4)
 
 
 def test_there_is_a_tour():

@@ -40,10 +40,11 @@ grad"""),
     r = my_function(r)
 grad = tape.gradient(r, [y])
 grad"""),
-    new_markdown_cell("""## 2. Looking inside: what did the tape record?
+    new_markdown_cell("""## 2. Watching it happen
 
 `tf.events.timeline()` collects everything the tape does. With checkpointing, the forward pass
-records one entry per call; the backward pass recomputes each one."""),
+records one entry per call; the backward pass recomputes each one. Press ▶ and watch: the `running`
+lines appear at the moment they are printed, and each recomputation is drawn inside its checkpoint."""),
     new_code_cell("""with tf.events.timeline() as events:
     with tf.GradientTape() as tape:
         r = tf.constant(1.0)
@@ -51,8 +52,14 @@ records one entry per call; the backward pass recomputes each one."""),
             r = my_function_recompute(r)
     grad = tape.gradient(r, [y])
 
-for event in events:
-    print(event.kind)"""),
+events.names = locals()      # label values with these variable names
+events.player()"""),
+    new_markdown_cell("The tape itself draws as a picture: one entry per checkpointed call, holding only its input."),
+    new_code_cell("""with tf.GradientTape() as tape:
+  r = tf.constant(1.0)
+  for i in range(4):
+    r = my_function_recompute(r)
+tape.picture(names=locals())"""),
     new_markdown_cell("""## 3. Keras models
 
 `recompute_grad` also takes a Keras model. Keep a reference to the model (or use

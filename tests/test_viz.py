@@ -1,0 +1,156 @@
+"""Events, pictures and the player: exact event sequences, DOT snapshots, safety, scale."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape.viz import Scene
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def seed_function_timeline():
+    y = tf.Variable(1.0)
+
+    def my_function(x):
+        tf.print("running")
+        return x * y
+
+    g = tf.recompute_grad(my_function)
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            r = tf.constant(1.0)
+            for _ in range(4):
+                r = g(r)
+        tape.gradient(r, [y])
+    events.names = {"y": y, "r": r}
+    return events
+
+
+def kinds(events):
+    return [e.kind for e in events]
+
+
+def test_seed_function_event_sequence(capsys):
+    events = seed_function_timeline()
+    forward = ["checkpoint_enter", "print", "op", "checkpoint_leave"] * 4
+    recompute = ["recompute_start", "watch", "watch", "print", "op", "recompute_end",
+                 "gradient_start", "backward_step", "gradient_end", "backward_step"]
+    assert kinds(events) == forward + ["gradient_start"] + recompute * 4 + ["gradient_end"]
+    assert [e.data["text"] for e in events if e.kind == "print"] == ["running\n"] * 8
+
+
+def test_seed_keras_event_sequence(capsys):
+    model = tf.keras.Sequential([tf.keras.layers.Lambda(lambda x: (tf.print("running"), x)[1]),
+                                 tf.keras.layers.Dense(2)])
+    g = tf.recompute_grad(model)
+    with tf.events.timeline() as events:
+        with tf.GradientTape(persistent=True) as tape:
+            r = tf.constant([[1, 2]])
+            for _ in range(4):
+                r = g(r)
+        tape.gradient(r, model.variables)
+    assert kinds(events).count("checkpoint_enter") == 4 and kinds(events).count("recompute_start") == 4
+    # each recomputation prints inside its own start/end
+    inside = []
+    for event in events:
+        if event.kind == "recompute_start":
+            inside.append([])
+        elif inside and event.kind == "print" and len(inside[-1]) == 0:
+            inside[-1].append(event)
+    assert [len(group) for group in inside] == [1, 1, 1, 1]
+
+
+def test_plain_tape_records_without_prints_in_backward(capsys):
+    x = tf.constant(2.0)
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        tape.gradient(y, x)
+    assert kinds(events) == ["watch", "op", "gradient_start", "backward_step", "gradient_end"]
+    assert events[1].data["memory"] == {"current": 0, "peak": 0}     # x is the user's; `*` keeps only x
+
+
+def check_snapshot(name, text):
+    path = SNAPSHOTS / f"{name}.dot"
+    if not path.exists():                    # first run writes it; review it, then commit it
+        path.write_text(text)
+    assert text == path.read_text()
+
+
+def test_dot_snapshot_small_tape():
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = tf.tanh(x @ tf.ones((2, 2)) + 1.0)
+        loss = tf.reduce_sum(h)
+    check_snapshot("small_tape", tape.picture(names=locals()).to_dot())
+
+
+def test_dot_snapshot_checkpointed_tape():
+    w = tf.Variable(0.5)
+    block = tf.recompute_grad(lambda x: tf.sin(x * w))
+    with tf.GradientTape() as tape:
+        x = tf.constant(1.0)
+        y = block(block(x))
+    check_snapshot("checkpointed_tape", tape.picture(names=locals()).to_dot())
+
+
+def test_dot_snapshot_mid_backward_frame(capsys):
+    events = seed_function_timeline()
+    middle = [i for i, e in enumerate(events) if e.kind == "recompute_end"][1] + 3
+    scene = events.scene(middle)
+    assert scene.phase == "backward" and "backward through multiply" in scene.said
+    check_snapshot("mid_backward", scene.to_dot())
+
+
+def test_dot_is_deterministic(capsys):
+    assert seed_function_timeline().scene().to_dot() == seed_function_timeline().scene().to_dot()
+
+
+HOSTILE = '<script>alert("x")</script> {a|b} \\N "quoted"'
+
+
+def test_hostile_names_and_prints_stay_text(capsys):
+    x = tf.constant(3.0)
+    with tf.events.timeline(names={HOSTILE: x}) as events:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            tf.print(HOSTILE)
+            y = x * x
+        tape.gradient(y, x)
+    dot = events.scene().to_dot()
+    assert '\\"quoted\\"' in dot and "\\\\N" in dot           # quotes and backslashes escaped in DOT
+    svg = events.scene().to_svg()                              # Graphviz accepts it...
+    assert "<script>" not in svg and "&lt;script&gt;" in svg   # ...and the SVG shows it as text
+    page = events.player().to_html()
+    assert "<script>alert" not in page and "&lt;script&gt;alert(&quot;x&quot;)" in page
+
+
+def test_long_tapes_fold_into_a_readable_picture():
+    x = tf.constant(0.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(2500):
+            y = tf.sin(y) * 0.9 + 0.01
+    assert len(tape._entries) > 7000
+    scene = tape.picture()
+    dot = scene.to_dot(max_nodes=200)
+    op_nodes = [line for line in dot.splitlines() if line.startswith("  o") and "[label=" in line]
+    assert len(op_nodes) == 200 and "more entries" in dot
+    assert "multiply ×" in dot
+
+
+def test_player_frames_and_widgets(capsys):
+    events = seed_function_timeline()
+    player = events.player(max_frames=30)
+    assert 1 < len(player.frames) <= 31
+    assert player.frames[-1].trace == "running\n" * 8
+    box = player.widget()
+    controls, stack = box.children
+    assert type(controls.children[0]).__name__ == "Play" and len(stack.children) == len(player.frames)
+    bundle = player._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle and "minitape-player" in bundle["text/html"]
