@@ -30,7 +30,8 @@ import numpy as np
 
 from minitape import events, nest, random
 from minitape.ops import Discarded, identity, zeros_like
-from minitape.tape import GradientTape, UnconnectedGradients, record, stop_recording, variable_accessed, watch_variable_reads
+from minitape.tape import (GradientTape, UnconnectedGradients, memory_now, record, stop_recording,
+                           variable_accessed, watch_variable_reads)
 from minitape.tensor import Tensor, Variable, convert_to_tensor, wrap
 
 
@@ -75,7 +76,7 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
 
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
         if events.listeners:
-            events.emit("checkpoint_enter", function=_name(f))
+            events.emit("checkpoint_enter", function=_name(f), memory=memory_now())
         with stop_recording(), watch_variable_reads() as read, random.replay(random.Source()) as source:
             result = run(args, kwargs, recomputing=False)
         outputs = _output_tensors(result, f)
@@ -86,7 +87,7 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
         entry.outputs = tuple(t._id for t in fresh)
         record(entry)
         if events.listeners:
-            events.emit("checkpoint_leave", function=_name(f), entry=entry)
+            events.emit("checkpoint_leave", function=_name(f), entry=entry, memory=memory_now())
         return nest.pack_sequence_as(result, fresh) if nest.is_nested(result) else fresh[0]
 
     _copy_metadata(checkpointed, f)
@@ -111,7 +112,7 @@ class RecomputeEntry:
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         upstream = [g if g is not None else zeros_like(s) for g, s in zip(output_grads, self.output_specs)]
         if events.listeners:
-            events.emit("recompute_start", function=_name(self.function), entry=self)
+            events.emit("recompute_start", function=_name(self.function), entry=self, memory=memory_now())
         with GradientTape() as local:
             fresh = {id(t): identity(t) for t in self.arg_tensors}
             local.watch([t for t in fresh.values() if t.dtype.is_floating])
@@ -121,7 +122,7 @@ class RecomputeEntry:
             with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
                 result = self._run(args, kwargs, recomputing=True)
         if events.listeners:
-            events.emit("recompute_end", function=_name(self.function), entry=self, tape=local)
+            events.emit("recompute_end", function=_name(self.function), entry=self, tape=local, memory=local.memory_info())
         outputs = _output_tensors(result, self.function)
         self._check(outputs)
         sources = list(fresh.values()) + list(self.variables)

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from minitape import events, nest
+from minitape.tape import memory_now
 from minitape.tensor import Tensor, Variable
 
 
@@ -39,7 +40,7 @@ def print(*inputs: Any, sep: str = " ", end: str = "\n", output_stream: TextIO |
     """
     text = sep.join(_format_input(item, summarize) for item in inputs) + end
     if events.listeners:
-        events.emit("print", text=text)
+        events.emit("print", text=text, memory=memory_now())
     _write(text, sys.stdout if output_stream is None else output_stream)
 
 

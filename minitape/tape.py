@@ -87,6 +87,11 @@ def record(entry: Entry, tapes: list[GradientTape] | None = None) -> None:
                 events.emit("op", tape=tape, entry=entry, memory=tape.memory_info())
 
 
+def memory_now() -> dict[str, int] | None:
+    """The memory of the innermost recording tape of this thread (for events), or None."""
+    return state.tapes[-1].memory_info() if state.tapes else None
+
+
 def variable_accessed(variable: Variable) -> None:
     """Called on every variable read: tapes may start watching it, checkpoints note it."""
     for tape in state.tapes:
@@ -120,12 +125,13 @@ def watch_variable_reads() -> Iterator[dict[int, Variable]]:
 # --------------------------------------------------------------------------- the backward pass
 
 def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[int],
-             reach: set[int] | None = None) -> dict[int, Tensor]:
+             reach: set[int] | None = None, tape: GradientTape | None = None) -> dict[int, Tensor]:
     """Reverse-mode accumulation over ``entries``; returns the gradient of each reached id.
 
     ``seeds`` maps target ids to their upstream gradient (ones for ``tape.gradient``).
     Only entries on a path from a source to a target do any work.  ``reach``, the
     ids that depend on some source, is worked out here unless the caller knows it.
+    ``tape`` only labels the events.
     """
     sources = set(sources)
     if reach is None:
@@ -145,7 +151,8 @@ def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[i
             continue                   # nothing flows back through this entry
         in_grads = entry.backward(out_grads, reach)
         if events.listeners:
-            events.emit("backward_step", entry=entry, output_grads=out_grads, input_grads=in_grads)
+            events.emit("backward_step", entry=entry, output_grads=out_grads, input_grads=in_grads, tape=tape,
+                        memory=tape.memory_info() if tape is not None else None)
         for i, g in zip(entry.inputs, in_grads):
             if g is not None:
                 grads[i] = g if i not in grads else grads[i] + g   # a value used twice sums its gradients
@@ -386,7 +393,7 @@ class GradientTape:
         seeds = _seeds(targets, output_gradients)
         followed = self._followed(flat_sources)
         with self._computing_gradient():
-            grads = backprop(self._entries, seeds, followed, self._reach_if_all_watched(followed))
+            grads = backprop(self._entries, seeds, followed, self._reach_if_all_watched(followed), self)
         results = [_finish(grads.get(s._id), s, unconnected) for s in flat_sources]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
 
@@ -449,7 +456,7 @@ class GradientTape:
             followed = self._followed(sources)
             reach = self._reach_if_all_watched(followed)
             for seed in seeds:
-                grads = backprop(self._entries, {y._id: wrap(seed)}, followed, reach)
+                grads = backprop(self._entries, {y._id: wrap(seed)}, followed, reach, self)
                 for row, i in zip(rows, ids):
                     row.append(grads.get(i))
         return rows

@@ -144,6 +144,11 @@ class _Operators:
         value = np.asarray(self._value)
         return value[()] if value.ndim == 0 else value.copy()
 
+    def _repr_svg_(self) -> str:
+        """Jupyter draws a tensor or variable as one node: type and (small) value."""
+        from minitape.viz import value_svg
+        return value_svg(self, getattr(self, "name", ""))
+
     def ref(self) -> "_Ref":
         """A hashable reference to this object, for use as a dict key (TF's ``ref()``)."""
         return _Ref(self)

@@ -112,7 +112,7 @@ class Scene:
         handler = getattr(self, "_on_" + event.kind, None)
         if handler is not None:
             handler(**event.data)
-        if "memory" in event.data and event.data.get("tape") is self.main_tape:
+        if event.data.get("memory") is not None and event.data.get("tape", self.main_tape) is self.main_tape:
             self.memory = event.data["memory"]
 
     def _on_watch(self, tape: Any, tensor: Any, memory: dict) -> None:
@@ -147,10 +147,10 @@ class Scene:
         verb = "recomputed" if inside is not None else "recorded"
         self.said = f"{verb} {node.name}" + (f", keeping {_describe_kept(entry)}" if kept else ", keeping nothing")
 
-    def _on_checkpoint_enter(self, function: str) -> None:
+    def _on_checkpoint_enter(self, function: str, memory: Any = None) -> None:
         self.said = f"calling {function} with the tape paused: nothing inside is recorded"
 
-    def _on_checkpoint_leave(self, function: str, entry: Any) -> None:
+    def _on_checkpoint_leave(self, function: str, entry: Any, memory: Any = None) -> None:
         self.said = f"recorded one entry for {function}: its inputs, not its activations"
 
     def _on_gradient_start(self, tape: Any, memory: dict) -> None:
@@ -163,7 +163,8 @@ class Scene:
             self.phase, self.current = "done", None
             self.said = "gradient done" + (": the tape let go of what it held" if memory["current"] == 0 else "")
 
-    def _on_backward_step(self, entry: Any, output_grads: list, input_grads: list) -> None:
+    def _on_backward_step(self, entry: Any, output_grads: list, input_grads: list, tape: Any = None,
+                          memory: Any = None) -> None:
         if id(entry) not in self.ops:
             return
         self.current = id(entry)
@@ -176,17 +177,17 @@ class Scene:
                 node.grad = np.asarray(g._value) if node.grad is None else node.grad + np.asarray(g._value)
         self.said = f"backward through {self.ops[id(entry)].name}: gradients flow to its inputs"
 
-    def _on_recompute_start(self, function: str, entry: Any) -> None:
+    def _on_recompute_start(self, function: str, entry: Any, memory: Any = None) -> None:
         self.recomputing.append(id(entry))
         self.current = id(entry)
         self.said = f"recomputing {function} under a local tape"
 
-    def _on_recompute_end(self, function: str, entry: Any, tape: Any) -> None:
+    def _on_recompute_end(self, function: str, entry: Any, tape: Any, memory: Any = None) -> None:
         if self.recomputing and self.recomputing[-1] == id(entry):
             self.recomputing.pop()
         self.said = f"recomputed {function}; now differentiating the recomputation"
 
-    def _on_print(self, text: str) -> None:
+    def _on_print(self, text: str, memory: Any = None) -> None:
         self.trace += text
         self.said = f"printed {text.rstrip()!r}"
 
@@ -347,6 +348,15 @@ def _describe_kept(entry: Any) -> str:
     size = sum(int(t._value.nbytes) for _, t in kept)
     roles = ", ".join(f"input {r}" if isinstance(r, int) else str(r) for r, _ in kept)
     return f"{roles} ({size:,} bytes)"
+
+
+def value_svg(value: Any, name: str = "") -> str:
+    """A tensor or variable drawn alone: its name, type and (small) value."""
+    scene = Scene()
+    node = scene._value(value._id, value)
+    node.name, node.users = name or type(value).__name__, isinstance(value, Variable)
+    return to_svg("digraph value {\n  node [fontname=\"Helvetica\", fontsize=10];\n"
+                  f"  v0 [{scene._value_style(node)}];\n}}")
 
 
 def name_map(names: dict[str, Any] | None) -> dict[int, str]:

@@ -154,3 +154,19 @@ def test_player_frames_and_widgets(capsys):
     assert type(controls.children[0]).__name__ == "Play" and len(stack.children) == len(player.frames)
     bundle = player._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle and "minitape-player" in bundle["text/html"]
+
+
+def test_every_event_carries_the_tapes_memory(capsys):
+    events = seed_function_timeline()
+    assert all("memory" in e.data for e in events)
+    held = [e.data["memory"]["current"] for e in events if e.kind == "op" and e.data["tape"] is events[2].data["tape"]]
+    assert held == sorted(held) and held[-1] > 0           # recording only adds
+
+
+def test_tensors_and_tapes_display_themselves():
+    v = tf.Variable([1.0, 2.0], name="w")
+    assert "w:0" in v._repr_svg_() and "<svg" in tf.constant(3.0)._repr_svg_()
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = v * v
+    assert "multiply" in tape._repr_svg_()
