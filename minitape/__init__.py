@@ -15,7 +15,7 @@ Where to read next: :mod:`minitape.tensor` (values), :mod:`minitape.ops` (the
 op table: each forward beside its derivative), :mod:`minitape.tape` (recording
 and the backward pass), :mod:`minitape.checkpoint` (``recompute_grad``).
 """
-from minitape import dtypes, errors, events, linalg, math, nest, nn, ops, random, schedules, viz
+from minitape import dtypes, errors, events, exercises, linalg, math, nest, nn, ops, random, schedules, viz
 from minitape.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
 from minitape.ops import (
     abs, add, broadcast_to, cast, clip_by_value, concat, cos, divide, einsum, equal, exp, expand_dims,

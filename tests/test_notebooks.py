@@ -1,23 +1,52 @@
-"""Every notebook runs top to bottom in a fresh kernel; a failing cell fails the suite."""
+"""Every notebook runs top to bottom in a fresh kernel; a failing cell fails the suite.
+
+Notebooks are kept as jupytext pairs: the .py (percent format) must say what the .ipynb says.
+"""
+import time
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).parent.parent / "notebooks"
+NOTEBOOKS = sorted(ROOT.rglob("*.ipynb"))
+NAMES = [str(p.relative_to(ROOT)) for p in NOTEBOOKS]
+TIMES: dict[str, float] = {}
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs(path):
+def run(path: Path) -> str:
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    outputs = "".join(o.get("text", "") for cell in notebook.cells for o in cell.get("outputs", []))
+    start = time.perf_counter()
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    TIMES[path.name] = time.perf_counter() - start
+    return "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+                   for cell in notebook.cells for o in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NAMES)
+def test_notebook_runs(path):
+    outputs = run(path)
     if path.name == "00_tour.ipynb":
         # forward + backward with recompute, plain forward, the timeline's forward + backward, the
         # pictured tape's forward, the Keras forward and its two gradient calls: every trace as documented.
         assert outputs.count("running\n") == (4 + 4) + 4 + (4 + 4) + 4 + (4 + 4 + 4)
+    if path.name == "07_exercises.ipynb":
+        assert outputs.count("✘ not done yet") == 3 and "✘" in outputs       # the student's copy runs unfinished
+    if path.name == "07_exercises_solutions.ipynb":
+        assert outputs.count("✔") == 4 and "✘" not in outputs and "optimal" in outputs
 
 
-def test_there_is_a_tour():
-    assert any(p.name == "00_tour.ipynb" for p in NOTEBOOKS)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NAMES)
+def test_notebook_pairs_agree(path):
+    text = jupytext.read(path.with_suffix(".py"))
+    notebook = nbformat.read(path, as_version=4)
+    assert [(c.cell_type, c.source) for c in text.cells] == [(c.cell_type, c.source) for c in notebook.cells]
+    assert all(not c.get("outputs") for c in notebook.cells), "commit notebooks without outputs"
+
+
+def test_the_course_has_its_notebooks():
+    assert NAMES[:8] == ["00_tour.ipynb", "01_tape.ipynb", "02_recompute_grad.ipynb", "03_keras.ipynb",
+                         "04_memory.ipynb", "05_custom_gradient.ipynb", "06_higher_order.ipynb", "07_exercises.ipynb"]

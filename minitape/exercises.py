@@ -1,0 +1,213 @@
+"""Exercise checkers: test a student's answer by its properties, and say what is wrong in words.
+
+Each checker returns a :class:`Verdict`, which notebooks display; it never
+raises for a wrong or unfinished answer, so a half-done notebook still runs.
+Answers are checked against finite differences and invariants, never against a
+stored answer.
+
+>>> import minitape as tf
+>>> from minitape import exercises
+>>> def square_vjp(g, x):
+...     return g * 2.0 * x
+>>> exercises.check_vjp(square_vjp, tf.square, [(3,)])
+✔ correct: the gradient matches finite differences for every shape tried.
+>>> exercises.check_vjp(lambda g, x: -g * 2.0 * x, tf.square, [(3,)])
+✘ the gradient has the right size but the opposite sign: check the sign of each term.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from minitape import ops
+from minitape.errors import InvalidArgumentError
+from minitape.gradcheck import numerical_gradients
+from minitape.schedules import revolve_recomputations
+from minitape.tape import GradientTape
+from minitape.tensor import Tensor, constant
+
+
+@dataclass
+class Verdict:
+    """The outcome of a check: ``passed``, and a message a student can act on."""
+
+    passed: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return ("✔ " if self.passed else "✘ ") + self.message
+
+    def _repr_markdown_(self) -> str:
+        return ("**✔** " if self.passed else "**✘** ") + self.message
+
+
+def _not_done(name: str) -> Verdict:
+    return Verdict(False, f"not done yet: write the body of {name}, then run this cell again.")
+
+
+# --------------------------------------------------------------------------- VJPs
+
+def check_vjp(student: Callable, forward: Callable, shapes: Sequence[tuple[int, ...]], wrt: int = 0,
+              seed: int = 0) -> Verdict:
+    """Check ``student(g, *inputs)``, the VJP of ``forward`` with respect to input ``wrt``.
+
+    For each case of input ``shapes`` (several cases may be given as a list of
+    lists), the student's gradient is compared with finite differences of
+    ``sum(g * forward(*inputs))``.
+    """
+    cases = [shapes] if shapes and isinstance(shapes[0], tuple) and all(isinstance(n, int) for n in shapes[0]) else shapes
+    rng = np.random.default_rng(seed)
+    for case in cases:
+        inputs = [rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape) for shape in case]
+        out_shape = tuple(forward(*[constant(a) for a in inputs]).shape)
+        g = rng.uniform(0.5, 1.5, out_shape)
+        expected = numerical_gradients(forward, inputs, g)[wrt]
+        try:
+            got = student(constant(g), *[constant(a) for a in inputs])
+        except NotImplementedError:
+            return _not_done(getattr(student, "__name__", "your function"))
+        except InvalidArgumentError as error:
+            return Verdict(False, f"your VJP raised: {error}. The shapes do not line up: the gradient with "
+                                  f"respect to an input must have that input's shape (a transpose missing?).")
+        verdict = _compare(np.asarray(getattr(got, "numpy", lambda: got)(), dtype=np.float64), expected, case[wrt])
+        if verdict is not None:
+            return verdict
+    return Verdict(True, "correct: the gradient matches finite differences for every shape tried.")
+
+
+def _compare(got: np.ndarray, expected: np.ndarray, shape: tuple[int, ...]) -> Verdict | None:
+    """None if ``got`` is right; otherwise what is wrong with it."""
+    if got.shape != expected.shape:
+        extra = got.ndim - expected.ndim
+        if extra >= 0 and _reduces_to(got, expected.shape):
+            return Verdict(False, f"your gradient has shape {got.shape} but the input has shape {shape}: the "
+                                  f"input was broadcast, so sum the gradient over the broadcast axes "
+                                  f"(tf.reduce_sum(g, axis=...)).")
+        if got.ndim == 2 and got.T.shape == expected.shape:
+            return Verdict(False, f"your gradient has shape {got.shape} but the input has shape {shape}: "
+                                  f"it looks transposed.")
+        return Verdict(False, f"your gradient has shape {got.shape} but the input has shape {shape}: the "
+                              f"gradient always has the shape of what it is the gradient of.")
+    if np.allclose(got, expected, rtol=1e-5, atol=1e-6):
+        return None
+    if np.allclose(got, -expected, rtol=1e-5, atol=1e-6):
+        return Verdict(False, "the gradient has the right size but the opposite sign: check the sign of each term.")
+    if got.ndim == 2 and got.shape[0] == got.shape[1] and np.allclose(got.T, expected, rtol=1e-5, atol=1e-6):
+        return Verdict(False, "your gradient is the transpose of the right one: check the order of the factors "
+                              "and which one is transposed.")
+    worst = float(np.max(np.abs(got - expected)))
+    return Verdict(False, f"the shape is right but the values are not (off by up to {worst:.3g} from finite "
+                          f"differences): write out the chain rule for one entry and compare.")
+
+
+def _reduces_to(got: np.ndarray, shape: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(got.shape, shape) == got.shape
+    except ValueError:
+        return False
+
+
+def check_matmul_vjp(student: Callable) -> Verdict:
+    """Exercise: ``student(g, a, b)`` is the gradient of ``sum(g * (a @ b))`` with respect to ``a``."""
+    return check_vjp(student, ops.matmul, [[(2, 3), (3, 4)], [(4, 4), (4, 4)], [(1, 5), (5, 2)]], wrt=0)
+
+
+def check_bias_vjp(student: Callable) -> Verdict:
+    """Exercise: ``student(g, x, b)`` is the gradient of ``sum(g * (x + b))`` with respect to the bias ``b``."""
+    return check_vjp(student, ops.add, [[(4, 3), (3,)], [(2, 5), (5,)]], wrt=1)
+
+
+# --------------------------------------------------------------------------- checkpointing
+
+def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, depth: int = 6) -> Verdict:
+    """Check a checkpointed version of ``block``: the same gradients, and a tape that records only the calls."""
+    rng = np.random.default_rng(0)
+    x = constant(rng.normal(size=(2, width)))
+
+    def run(f: Callable) -> tuple[GradientTape, Tensor]:
+        with GradientTape() as tape:
+            tape.watch(x)
+            h = x
+            for _ in range(depth):
+                h = f(h)
+        return tape, h
+
+    try:
+        tape, out = run(student_block)
+    except NotImplementedError:
+        return _not_done(getattr(student_block, "__name__", "your block"))
+    inside = [getattr(e, "op", None) for e in tape._entries]
+    ops_recorded = [op.name for op in inside if op is not None]
+    if ops_recorded:
+        return Verdict(False, f"the tape recorded {len(ops_recorded)} ops ({', '.join(sorted(set(ops_recorded)))}): "
+                              f"a checkpointed block records only the call. Wrap the whole block with "
+                              f"tf.recompute_grad, and compute nothing outside it.")
+    if len(tape._entries) != depth:
+        return Verdict(False, f"the tape holds {len(tape._entries)} entries for {depth} calls: expected one entry "
+                              f"per call of the block.")
+    got = tape.gradient(out, x).numpy()
+    plain_tape, plain_out = run(block)
+    expected = plain_tape.gradient(plain_out, x).numpy()
+    if not np.allclose(got, expected, rtol=1e-6, atol=1e-9):
+        return Verdict(False, "the tape records only the calls, but the gradient differs from the plain block's: "
+                              "does your block compute the same thing as the original?")
+    return Verdict(True, "correct: one entry per call, nothing inside recorded, and the same gradient.")
+
+
+# --------------------------------------------------------------------------- schedules
+
+def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
+    """Check a schedule for reversing ``n`` steps with at most ``snapshots`` stored states.
+
+    Actions are those of :class:`~minitape.schedules.Schedule`.  The state at 0
+    (the input) starts stored; the schedule must end with every step reversed,
+    from ``n - 1`` down to 0.
+    """
+    stored, in_hand, recorded, next_back, cost = {0}, 0, set(), n - 1, 0
+    try:
+        for k, action in enumerate(actions):
+            kind, i = action[0], action[1]
+            where = f"action {k} {action}"
+            if kind in ("advance", "record") and i != in_hand and i not in stored:
+                return Verdict(False, f"{where} starts from state {i}, which is neither stored nor in hand.")
+            if kind == "advance":
+                if not i < action[2] <= n:
+                    return Verdict(False, f"{where} must advance forwards, within the {n} steps.")
+                in_hand, cost = action[2], cost + action[2] - i
+            elif kind == "record":
+                recorded.add(i)
+                in_hand, cost = i + 1, cost + 1
+            elif kind == "store":
+                if i != in_hand:
+                    return Verdict(False, f"{where} stores state {i}, but the state in hand is {in_hand}.")
+                stored.add(i)
+                if len(stored) > snapshots:
+                    return Verdict(False, f"{where} holds {len(stored)} states at once ({sorted(stored)}), but only "
+                                          f"{snapshots} are allowed: free one first.")
+            elif kind == "free":
+                stored.discard(i)
+            elif kind == "backward":
+                if i != next_back:
+                    return Verdict(False, f"{where}: the backward pass must go through step {next_back} next.")
+                if i not in recorded:
+                    return Verdict(False, f"{where}: step {i} must be recorded before its backward step.")
+                recorded.discard(i)
+                next_back -= 1
+            else:
+                return Verdict(False, f"{where}: unknown action {kind!r}.")
+    except (TypeError, IndexError):
+        return Verdict(False, "each action is a tuple such as ('advance', 0, 3), ('store', 3), ('record', 2), "
+                              "('backward', 2) or ('free', 3).")
+    if next_back >= 0:
+        return Verdict(False, f"the schedule stops before reversing step {next_back}.")
+    best = n + revolve_recomputations(n, snapshots)
+    if cost > best:
+        return Verdict(True, f"valid: it runs the steps {cost} times; the optimum with {snapshots} states is "
+                             f"{best}. Can you do better?")
+    return Verdict(True, f"valid and optimal: {cost} step executions, the fewest possible with {snapshots} states.")

@@ -1,0 +1,61 @@
+"""Each exercise checker, both ways: correct answers pass; typical mistakes fail, saying what is wrong."""
+import pytest
+
+import minitape as tf
+from minitape import exercises
+from minitape.schedules import chain_schedule
+
+
+def test_matmul_vjp():
+    assert exercises.check_matmul_vjp(lambda g, a, b: tf.matmul(g, b, transpose_b=True))
+    missing_transpose = exercises.check_matmul_vjp(lambda g, a, b: tf.matmul(g, b))
+    assert not missing_transpose and "transpose" in missing_transpose.message
+    sign = exercises.check_matmul_vjp(lambda g, a, b: -tf.matmul(g, b, transpose_b=True))
+    assert not sign and "opposite sign" in sign.message
+    swapped = exercises.check_vjp(lambda g, a, b: tf.transpose(tf.matmul(g, b, transpose_b=True)), tf.matmul,
+                                  [(3, 3), (3, 3)])
+    assert not swapped and "transpose" in swapped.message
+
+
+def test_bias_vjp():
+    assert exercises.check_bias_vjp(lambda g, x, b: tf.reduce_sum(g, axis=0))
+    forgot = exercises.check_bias_vjp(lambda g, x, b: g)
+    assert not forgot and "broadcast" in forgot.message and "reduce_sum" in forgot.message
+
+
+def test_unfinished_answers_say_so_without_raising():
+    def my_vjp(g, a, b):
+        raise NotImplementedError
+    verdict = exercises.check_matmul_vjp(my_vjp)
+    assert not verdict and "not done yet: write the body of my_vjp" in verdict.message
+
+
+def block(x):
+    return tf.tanh(x * 1.5 + 0.1)
+
+
+def test_checkpointed_block():
+    assert exercises.check_checkpoint(tf.recompute_grad(block), block)
+    records_inside = exercises.check_checkpoint(lambda x: tf.recompute_grad(block)(x) * 1.0, block)
+    assert not records_inside and "records only the call" in records_inside.message
+    not_checkpointed = exercises.check_checkpoint(block, block)
+    assert not not_checkpointed and "tf.recompute_grad" in not_checkpointed.message
+    different = exercises.check_checkpoint(tf.recompute_grad(lambda x: tf.tanh(x * 2.0)), block)
+    assert not different and "same thing" in different.message
+
+
+def test_schedules():
+    assert "optimal" in exercises.check_schedule(chain_schedule(10, 3).actions, 10, 3).message
+    store_everything = [("advance", 0, 1), ("store", 1), ("advance", 1, 2), ("store", 2), ("advance", 2, 3),
+                        ("record", 3), ("backward", 3), ("record", 2), ("backward", 2), ("record", 1),
+                        ("backward", 1), ("record", 0), ("backward", 0)]
+    too_many = exercises.check_schedule(store_everything, 4, 2)
+    assert not too_many and "only 2 are allowed" in too_many.message
+    assert "valid" in exercises.check_schedule(store_everything, 4, 4).message
+    out_of_order = exercises.check_schedule([("record", 0), ("backward", 0)], 2, 1)
+    assert not out_of_order and "must go through step 1 next" in out_of_order.message
+    from_nowhere = exercises.check_schedule([("advance", 2, 3)], 4, 2)
+    assert not from_nowhere and "neither stored nor in hand" in from_nowhere.message
+    slow = [a for i in reversed(range(4)) for a in ([("advance", 0, i)] if i else []) + [("record", i), ("backward", i)]]
+    verdict = exercises.check_schedule(slow, 4, 2)
+    assert verdict and "Can you do better" in verdict.message
