@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to start as root (containers, CI) unless told that is intended.
 AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test bench browser clean
+.PHONY: lab test bench browser docs clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab $(AS_ROOT) notebooks/00_tour.ipynb
@@ -38,6 +38,9 @@ $(VENV)/.dev-installed: $(VENV)/.created pyproject.toml
 $(VENV)/.lab-installed: $(VENV)/.created pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[notebooks]"
 	touch $@
+
+docs: $(VENV)/.dev-installed
+	$(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -14,6 +14,9 @@ import minitape
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
+# The notebooks' jupytext twins are scripts, run by tests/test_notebooks.py, not modules to import.
+collect_ignore_glob = ["docs/notebooks/*", "notebooks/*"]
+
 
 @pytest.fixture(autouse=True)
 def _doctest_namespace(doctest_namespace):

@@ -62,11 +62,17 @@ class DType:
 
 
 float16 = DType("float16")
+"""Half-precision floats: differentiable, 2 bytes."""
 float32 = DType("float32")
+"""Single-precision floats, the default for Python floats: differentiable, 4 bytes."""
 float64 = DType("float64")
+"""Double-precision floats, what NumPy arrays of floats are: differentiable, 8 bytes."""
 int32 = DType("int32")
+"""32-bit integers, the default for Python ints: not differentiable."""
 int64 = DType("int64")
+"""64-bit integers: not differentiable."""
 bool_ = DType("bool")
+"""Booleans (``tf.bool``): the results of comparisons."""
 
 ALL = (float16, float32, float64, int32, int64, bool_)
 _BY_NAME = {d.name: d for d in ALL}

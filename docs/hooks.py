@@ -1,0 +1,70 @@
+"""MkDocs build hook: draw the concept pages' pictures with minitape, and fence docstring examples.
+
+The course notebooks reach the site through the link docs/notebooks -> ../notebooks.
+"""
+from mkdocs.structure.files import File
+
+
+def on_files(files, config):
+    for name, svg in pictures().items():
+        files.append(File.generated(config, f"img/{name}.svg", content=svg))
+    return files
+
+
+def pictures() -> dict[str, str]:
+    """The tapes drawn in the concept pages, made by minitape at build time."""
+    import minitape as tf
+
+    x = tf.constant([[1.0, 2.0]])
+    W = tf.Variable([[0.5, -1.0], [0.25, 0.75]], name="W")
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = tf.tanh(x @ W + 1.0)
+        loss = tf.reduce_sum(h * h)
+    plain = tape.picture(names={"x": x, "W": W, "h": h, "loss": loss}).to_svg()
+
+    block = tf.recompute_grad(lambda t: tf.tanh(t @ W))
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(block(block(x)))
+        tape.gradient(y, [x, W])
+    events.names = {"x": x, "W": W, "y": y}
+    middle = [i for i, e in enumerate(events) if e.kind == "recompute_end"][0] + 3
+    return {"plain_tape": plain, "checkpointed_backward": events.scene(middle).to_svg()}
+
+
+def on_config(config):
+    """Docstrings' ``>>>`` examples are code: fence them, so Markdown never reads their output."""
+    config.markdown_extensions.append(DoctestBlocks())
+    return config
+
+
+class DoctestBlocks:
+    """A Markdown extension that turns each run of ``>>>`` lines and their output into a code block."""
+
+    def __new__(cls):
+        from markdown import Extension
+        from markdown.preprocessors import Preprocessor
+
+        class Fence(Preprocessor):
+            def run(self, lines):
+                out, fenced, in_code = [], False, False
+                for line in lines:
+                    if line.lstrip().startswith("```"):
+                        in_code = not in_code              # a block the author fenced: leave it alone
+                    if fenced and not line.strip():
+                        out += ["```", line]
+                        fenced = False
+                    elif not fenced and not in_code and line.lstrip().startswith(">>>"):
+                        out += ["```pycon", line.lstrip()]
+                        fenced = True
+                    else:
+                        out.append(line.lstrip() if fenced else line)
+                return out + (["```"] if fenced else [])
+
+        class Extension_(Extension):
+            def extendMarkdown(self, md):
+                md.preprocessors.register(Fence(md), "doctest_blocks", 30)
+
+        return Extension_()
