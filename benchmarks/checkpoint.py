@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 import minitape as tf
-from minitape.schedules import chain_schedule, revolve_recomputations
+from minitape.schedules import chain_schedule, in_order, revolve_recomputations
 
 DEPTH, WIDTH, BATCH = 32, 256, 256
 ACTIVATION = BATCH * WIDTH * 4
@@ -55,14 +55,6 @@ class Chain:
     @property
     def variables(self) -> list[tf.Variable]:
         return [v for pair in self.weights for v in pair]
-
-
-def in_order(functions):
-    def run(x):
-        for f in functions:
-            x = f(x)
-        return x
-    return run
 
 
 def modes(chain: Chain) -> dict:

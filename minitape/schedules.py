@@ -58,17 +58,25 @@ def checkpoint_sequential(functions: Sequence[Callable] | Any, segments: int, in
     bounds = [k * size for k in range(int(segments))] + [len(functions)]
     x = input
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        x = recompute_grad(_run_in_order(functions[start:stop]))(x)
+        x = recompute_grad(in_order(functions[start:stop], name=f"segment of {stop - start}"))(x)
     return x
 
 
-def _run_in_order(functions: Sequence[Callable]) -> Callable:
-    def segment(x: Any) -> Any:
+def in_order(functions: Sequence[Callable], name: str | None = None) -> Callable:
+    """One function that applies ``functions`` one after another: a chain, as a single step.
+
+    >>> from minitape.schedules import in_order
+    >>> in_order([lambda x: x + 1, lambda x: x * 10])(1)
+    20
+    """
+    functions = list(functions)
+
+    def chain(x: Any) -> Any:
         for f in functions:
             x = f(x)
         return x
-    segment.__qualname__ = f"segment of {len(functions)}"
-    return segment
+    chain.__qualname__ = chain.__name__ = name or f"chain of {len(functions)}"
+    return chain
 
 
 # --------------------------------------------------------------------------- the binomial schedule

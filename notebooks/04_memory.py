@@ -10,7 +10,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 import minitape as tf
-from minitape.schedules import chain_schedule, revolve_recomputations
+from minitape.schedules import chain_schedule, in_order, revolve_recomputations
 
 # %% [markdown]
 # ## A chain of 32 blocks
@@ -31,13 +31,6 @@ def make_block(W, b):
 blocks = [make_block(W, b) for W, b in weights]
 x = tf.constant(rng.normal(size=(64, 128)).astype("float32"))
 activation = 64 * 128 * 4
-
-def in_order(functions):
-    def run(h):
-        for f in functions:
-            h = f(h)
-        return h
-    return run
 
 modes = {
     "plain": in_order(blocks),

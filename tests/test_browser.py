@@ -6,26 +6,16 @@ import shutil
 
 import pytest
 
-import minitape as tf
-
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make test installs it as root)")
-def test_player_plays_in_headless_chromium(tmp_path, capsys):
+def test_player_plays_in_headless_chromium(tmp_path, capsys, seed_timeline):
     from playwright.sync_api import sync_playwright
 
-    y = tf.Variable(1.0)
-    g = tf.recompute_grad(lambda x: (tf.print("running"), x * y)[1])
-    with tf.events.timeline() as events:
-        with tf.GradientTape() as tape:
-            r = tf.constant(1.0)
-            for _ in range(4):
-                r = g(r)
-        tape.gradient(r, [y])
-    player = events.player()
+    player = seed_timeline().player()
     page_path = tmp_path / "player.html"
     player.save(str(page_path))
 

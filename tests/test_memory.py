@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
+from minitape.schedules import in_order
 
 BATCH, WIDTH, DEPTH = 256, 256, 32
 ACTIVATION = BATCH * WIDTH * 4
@@ -24,22 +25,14 @@ def blocks():
                   tf.Variable(np.zeros(WIDTH, np.float32))) for _ in range(DEPTH)]
 
 
-def chained(functions):
-    def run(x):
-        for f in functions:
-            x = f(x)
-        return x
-    return run
-
-
 def forward_modes(blocks):
     root = round(math.sqrt(DEPTH))
     size = DEPTH // root
     return {
-        "none": (chained(blocks), 32),
-        "per block": (chained([tf.recompute_grad(b) for b in blocks]), 31),
-        "sqrt segments": (chained([tf.recompute_grad(chained(blocks[i:i + size])) for i in range(0, size * (root - 1), size)]
-                                  + [tf.recompute_grad(chained(blocks[size * (root - 1):]))]), root - 1),
+        "none": (in_order(blocks), 32),
+        "per block": (in_order([tf.recompute_grad(b) for b in blocks]), 31),
+        "sqrt segments": (in_order([tf.recompute_grad(in_order(blocks[i:i + size])) for i in range(0, size * (root - 1), size)]
+                                  + [tf.recompute_grad(in_order(blocks[size * (root - 1):]))]), root - 1),
         "checkpoint_sequential": (lambda x: tf.checkpoint_sequential(blocks, root, x), root - 1),
     }
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
+from minitape.schedules import in_order
 
 RNG = np.random.default_rng(0)
 
@@ -350,30 +351,22 @@ def chain():
     return blocks, tf.constant(rng.normal(size=(BATCH, WIDTH)).astype(np.float32))
 
 
-def run_all(blocks):
-    def forward(x):
-        for block in blocks:
-            x = block(x)
-        return x
-    return forward
-
-
 def test_plain_tape_holds_one_activation_per_block(chain):
     blocks, x = chain
-    held, _, _ = held_after_forward(run_all(blocks), x)
+    held, _, _ = held_after_forward(in_order(blocks), x)
     assert held == pytest.approx(DEPTH * ACTIVATION, rel=0.03)     # tanh keeps its output, nothing else
 
 
 def test_checkpointed_blocks_hold_only_their_inputs(chain):
     blocks, x = chain
     per_block = [tf.recompute_grad(b) for b in blocks]
-    held, tape, out = held_after_forward(run_all(per_block), x)
+    held, tape, out = held_after_forward(in_order(per_block), x)
     # Held: the inputs of blocks 2..32 (block 1's input is the user's) plus the returned output.
     assert held == pytest.approx((DEPTH - 1) * ACTIVATION + ACTIVATION, rel=0.03)
-    segments = [tf.recompute_grad(run_all(blocks[i:i + 8])) for i in range(0, DEPTH, 8)]
-    held, tape, out = held_after_forward(run_all(segments), x)
+    segments = [tf.recompute_grad(in_order(blocks[i:i + 8])) for i in range(0, DEPTH, 8)]
+    held, tape, out = held_after_forward(in_order(segments), x)
     assert held == pytest.approx(3 * ACTIVATION + ACTIVATION, rel=0.05)      # 3 segment inputs + output
-    plain_grads = gradients(run_all(blocks), [x], [v for b in blocks for v in (b.__defaults__)])
+    plain_grads = gradients(in_order(blocks), [x], [v for b in blocks for v in (b.__defaults__)])
     with tf.GradientTape() as tape:
-        loss = tf.reduce_sum(run_all(segments)(x) ** 2)
+        loss = tf.reduce_sum(in_order(segments)(x) ** 2)
     assert_same([g.numpy() for g in tape.gradient(loss, [v for b in blocks for v in b.__defaults__])], plain_grads)

@@ -5,35 +5,16 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.viz import Scene
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-
-
-def seed_function_timeline():
-    y = tf.Variable(1.0)
-
-    def my_function(x):
-        tf.print("running")
-        return x * y
-
-    g = tf.recompute_grad(my_function)
-    with tf.events.timeline() as events:
-        with tf.GradientTape() as tape:
-            r = tf.constant(1.0)
-            for _ in range(4):
-                r = g(r)
-        tape.gradient(r, [y])
-    events.names = {"y": y, "r": r}
-    return events
 
 
 def kinds(events):
     return [e.kind for e in events]
 
 
-def test_seed_function_event_sequence(capsys):
-    events = seed_function_timeline()
+def test_seed_function_event_sequence(capsys, seed_timeline):
+    events = seed_timeline()
     forward = ["checkpoint_enter", "print", "op", "checkpoint_leave"] * 4
     recompute = ["recompute_start", "watch", "watch", "print", "op", "recompute_end",
                  "gradient_start", "backward_step", "gradient_end", "backward_step"]
@@ -98,16 +79,16 @@ def test_dot_snapshot_checkpointed_tape():
     check_snapshot("checkpointed_tape", tape.picture(names=locals()).to_dot())
 
 
-def test_dot_snapshot_mid_backward_frame(capsys):
-    events = seed_function_timeline()
+def test_dot_snapshot_mid_backward_frame(capsys, seed_timeline):
+    events = seed_timeline()
     middle = [i for i, e in enumerate(events) if e.kind == "recompute_end"][1] + 3
     scene = events.scene(middle)
     assert scene.phase == "backward" and "backward through multiply" in scene.said
     check_snapshot("mid_backward", scene.to_dot())
 
 
-def test_dot_is_deterministic(capsys):
-    assert seed_function_timeline().scene().to_dot() == seed_function_timeline().scene().to_dot()
+def test_dot_is_deterministic(capsys, seed_timeline):
+    assert seed_timeline().scene().to_dot() == seed_timeline().scene().to_dot()
 
 
 HOSTILE = '<script>alert("x")</script> {a|b} \\N "quoted"'
@@ -144,8 +125,8 @@ def test_long_tapes_fold_into_a_readable_picture():
     assert "multiply ×" in dot
 
 
-def test_player_frames_and_widgets(capsys):
-    events = seed_function_timeline()
+def test_player_frames_and_widgets(capsys, seed_timeline):
+    events = seed_timeline()
     player = events.player(max_frames=30)
     assert 1 < len(player.frames) <= 31
     assert player.frames[-1].trace == "running\n" * 8
@@ -156,8 +137,8 @@ def test_player_frames_and_widgets(capsys):
     assert "application/vnd.jupyter.widget-view+json" in bundle and "minitape-player" in bundle["text/html"]
 
 
-def test_every_event_carries_the_tapes_memory(capsys):
-    events = seed_function_timeline()
+def test_every_event_carries_the_tapes_memory(capsys, seed_timeline):
+    events = seed_timeline()
     assert all("memory" in e.data for e in events)
     held = [e.data["memory"]["current"] for e in events if e.kind == "op" and e.data["tape"] is events[2].data["tape"]]
     assert held == sorted(held) and held[-1] > 0           # recording only adds
