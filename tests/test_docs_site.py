@@ -51,3 +51,12 @@ def test_public_names_follow_api_md():
         pytest.skip("shared/API.md is not beside this checkout")
     ops = re.search(r"Top level: `([^`]*)`", api.read_text()).group(1).split()
     assert [name for name in ops if name not in PUBLIC] == []
+
+
+def test_every_code_block_in_docs_is_python_and_so_a_doctest():
+    for page in (ROOT / "docs").rglob("*.md"):
+        if "notebooks" in page.parts:
+            continue
+        fences = re.findall(r"^```(\w*)", page.read_text(), flags=re.M)
+        openings = fences[0::2]
+        assert all(lang == "python" for lang in openings), f"{page}: {openings}"
