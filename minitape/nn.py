@@ -16,7 +16,8 @@ import numpy as np
 from minitape import random
 from minitape.errors import InvalidArgumentError
 from minitape.ops import (  # noqa: F401
-    as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax, tanh,
+    as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax,
+    sparse_softmax_cross_entropy, tanh,
 )
 from minitape.tensor import Tensor, wrap
 
@@ -46,8 +47,7 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     if classes.size and (classes.min() < 0 or classes.max() >= n):
         raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be in [0, {n}), "
                                    f"got {classes.min()}..{classes.max()}.")
-    one_hot = wrap(np.eye(n, dtype=logits._value.dtype)[classes])
-    return negative(reduce_sum(one_hot * log_softmax(logits), axis=-1))
+    return sparse_softmax_cross_entropy(logits, classes.astype(np.intp))
 
 
 def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:

@@ -1018,6 +1018,26 @@ def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
     return apply(_LOG_SOFTMAX, (x,), {"axis": _axes(axis, x.ndim, "log_softmax")})
 
 
+def _sparse_xent_forward(xp, logits, labels):
+    shifted = logits - xp.max(logits, axis=-1, keepdims=True)
+    log_probabilities = shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+    return -xp.take_along_axis(log_probabilities, labels[..., None], axis=-1)[..., 0]
+
+
+def _sparse_xent_vjp(g, ans, logits, labels):
+    # d/dlogits of -log softmax(logits)[label] is softmax(logits) - one_hot(label): one op, as TF's kernel.
+    one_hot = wrap(np.eye(logits.shape[-1], dtype=logits._value.dtype)[labels])
+    return expand_dims(g, -1) * (softmax(logits) - one_hot)
+
+
+_SPARSE_XENT = Op("sparse_softmax_cross_entropy", _sparse_xent_forward, (_sparse_xent_vjp,), keep=(0,))
+
+
+def sparse_softmax_cross_entropy(logits: Tensor, labels: np.ndarray) -> Tensor:
+    """``-log softmax(logits)[labels]`` per example, as one primitive (see :mod:`minitape.nn`)."""
+    return apply(_SPARSE_XENT, (logits,), {"labels": labels})
+
+
 # ---- a few composites, differentiated through their parts
 
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
