@@ -132,7 +132,8 @@ class RecomputeEntry:
 
     @property
     def name(self) -> str:
-        return f"recompute_grad({_name(self.function)})"
+        """A short label for pictures: ``recompute_grad(block)``."""
+        return f"recompute_grad({getattr(self.function, '__name__', None) or _name(self.function)})"
 
     def residuals(self) -> list[tuple[int | str, Tensor]]:
         return [(k, t) for k, t in enumerate(self.arg_tensors) if isinstance(t, Tensor)]
