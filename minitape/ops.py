@@ -36,7 +36,7 @@ from minitape import backends, dtypes
 from minitape.errors import InvalidArgumentError
 from minitape.backends import by_type
 from minitape.tape import record, state
-from minitape.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, next_id, wrap
+from minitape.tensor import Tensor, TensorShape, Variable, constant, next_id, wrap
 
 _new = object.__new__
 _value_of = operator.attrgetter("_value")

@@ -541,7 +541,7 @@ def _seeds(targets: list[Tensor], output_gradients: Any) -> dict[int, Tensor]:
         if seed is None:
             seed = _ops.ones_like(target)
         else:
-            seed = _ops.cast(_ops.convert_to_tensor(seed), target.dtype)
+            seed = _ops.cast(seed, target.dtype)
             if tuple(seed.shape) != tuple(target.shape):
                 raise _errors.InvalidArgumentError(
                     f"GradientTape.gradient: output_gradients has shape {tuple(seed.shape)} but its target "

@@ -1,6 +1,4 @@
 """Each exercise checker, both ways: correct answers pass; typical mistakes fail, saying what is wrong."""
-import pytest
-
 import minitape as tf
 from minitape import exercises
 from minitape.schedules import chain_schedule

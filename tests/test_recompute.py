@@ -56,7 +56,7 @@ def test_seed_keras_trace_with_persistent_tape(capsys):
     for a, b in zip(first, second):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
     with pytest.raises(AttributeError):
-        g.variables          # the seed: "not available on the returned function"
+        g.variables  # noqa: B018 -- the seed: "not available on the returned function"
 
 
 # ---- recomputed gradients equal plain ones
@@ -360,11 +360,11 @@ def test_plain_tape_holds_one_activation_per_block(chain):
 def test_checkpointed_blocks_hold_only_their_inputs(chain):
     blocks, x = chain
     per_block = [tf.recompute_grad(b) for b in blocks]
-    held, tape, out = held_after_forward(in_order(per_block), x)
+    held, _, _ = held_after_forward(in_order(per_block), x)
     # Held: the inputs of blocks 2..32 (block 1's input is the user's) plus the returned output.
     assert held == pytest.approx((DEPTH - 1) * ACTIVATION + ACTIVATION, rel=0.03)
     segments = [tf.recompute_grad(in_order(blocks[i:i + 8])) for i in range(0, DEPTH, 8)]
-    held, tape, out = held_after_forward(in_order(segments), x)
+    held, _, _ = held_after_forward(in_order(segments), x)
     assert held == pytest.approx(3 * ACTIVATION + ACTIVATION, rel=0.05)      # 3 segment inputs + output
     plain_grads = gradients(in_order(blocks), [x], [v for b in blocks for v in (b.__defaults__)])
     with tf.GradientTape() as tape:

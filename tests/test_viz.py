@@ -1,9 +1,6 @@
 """Events, pictures and the player: exact event sequences, DOT snapshots, safety, scale."""
 from pathlib import Path
 
-import numpy as np
-import pytest
-
 import minitape as tf
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from minitape import dtypes, ops
-from minitape.tensor import Tensor, Variable
+from minitape.tensor import Tensor, Variable, convert_to_tensor
 
 
 class Optimizer:
@@ -54,14 +54,14 @@ class Optimizer:
         for g, v in pairs:
             if not isinstance(v, Variable):
                 raise TypeError(f"apply_gradients: {v!r} is not a Variable; optimisers update variables.")
-            g = ops.convert_to_tensor(g)
+            g = convert_to_tensor(g)
             if g.shape != v.shape:
                 raise ValueError(f"apply_gradients: gradient of shape {tuple(g.shape)} for variable '{v.name}' "
                                  f"of shape {tuple(v.shape)}.")
         self.iterations.assign_add(1)
         step = int(self.iterations.numpy())
         for g, v in pairs:
-            self.update(v, ops.cast(ops.convert_to_tensor(g), v.dtype), self._slots_for(v), step)
+            self.update(v, ops.cast(g, v.dtype), self._slots_for(v), step)
 
     def _slots_for(self, variable: Variable) -> dict[str, Variable]:
         if variable._id not in self._slots:
