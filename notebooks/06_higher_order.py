@@ -44,21 +44,15 @@ tape.batch_jacobian(y, x)
 f = lambda t: tf.reduce_sum(tf.sin(t) * tf.reduce_prod(t + 2.0))
 x = tf.constant([0.3, -0.8, 1.2], tf.float64)
 v = tf.constant([1.0, 0.5, -2.0], tf.float64)
-with tf.GradientTape() as outer:
+with tf.GradientTape(persistent=True) as outer:      # persistent: we ask it two questions
     outer.watch(x)
     with tf.GradientTape() as inner:
         inner.watch(x)
         y = f(x)
     g = inner.gradient(y, x)
     g_dot_v = tf.reduce_sum(g * v)
-hvp = outer.gradient(g_dot_v, x)
-with tf.GradientTape() as outer:
-    outer.watch(x)
-    with tf.GradientTape() as inner:
-        inner.watch(x)
-        y = f(x)
-    g = inner.gradient(y, x)
-hessian = outer.jacobian(g, x)
+hvp = outer.gradient(g_dot_v, x)       # H·v, from one more backward pass
+hessian = outer.jacobian(g, x)         # the whole H, one backward pass per entry: only to check
 hvp.numpy(), (hessian.numpy() @ v.numpy())
 
 # %% [markdown]
