@@ -104,7 +104,6 @@ class RecomputeEntry:
         self.seed, self.check_values = seed, check_values
         self.arg_tensors = [t for t in nest.flatten([args, kwargs]) if isinstance(t, Tensor | Variable)]
         self.inputs = tuple(t._id for t in self.arg_tensors) + tuple(v._id for v in variables)
-        self.structure = _structure(outputs)
         self.output_specs = [Discarded.of(t) for t in outputs]
         self.forward_values = [t._value for t in outputs] if check_values else None
         self.outputs: tuple[int, ...] = ()
@@ -140,10 +139,10 @@ class RecomputeEntry:
 
     def _check(self, outputs: list[Tensor]) -> None:
         name = _name(self.function)
-        if _structure(outputs) != self.structure:
+        if _structure(outputs) != _structure(self.output_specs):
             raise RecomputeMismatchError(
                 f"recompute_grad: recomputing {name} gave outputs {_describe(_structure(outputs))}, but the forward "
-                f"pass gave {_describe(self.structure)}. A recomputed function must compute the same thing twice: "
+                f"pass gave {_describe(_structure(self.output_specs))}. A recomputed function must compute the same thing twice: "
                 f"keep randomness in minitape.random (it is replayed) and don't change state between the passes.")
         if self.forward_values is not None:
             for k, (before, t) in enumerate(zip(self.forward_values, outputs)):
@@ -245,7 +244,7 @@ def _trainable(read: dict[int, Variable], args: tuple, kwargs: dict) -> list[Var
     return [read[i] for i in sorted(read) if read[i].trainable and i not in passed]
 
 
-def _structure(tensors: list[Tensor]) -> list[tuple]:
+def _structure(tensors: list[Tensor] | list[Discarded]) -> list[tuple]:
     return [(tuple(t.shape), t.dtype.name) for t in tensors]
 
 
