@@ -25,9 +25,9 @@ from typing import Any
 
 from minitape import events, random
 from minitape.checkpoint import recompute_grad
-from minitape.ops import Discarded, identity, zeros_like
+from minitape.ops import Discarded, as_operand, identity, zeros_like
 from minitape.tape import GradientTape, record, stop_recording, variable_accessed, watch_variable_reads
-from minitape.tensor import Tensor, Variable, wrap
+from minitape.tensor import Tensor, wrap
 
 
 # --------------------------------------------------------------------------- checkpoint_sequential
@@ -271,7 +271,7 @@ class ChainEntry:
         self.recorded: dict[int, tuple[GradientTape, Tensor, Tensor]] = {}
 
     def forward(self, x0: Any) -> Tensor:
-        x0 = x0 if isinstance(x0, Tensor) else wrap(Variable.read_value(x0)._value) if isinstance(x0, Variable) else x0
+        x0 = as_operand(x0)
         self.stored[0] = x0
         with watch_variable_reads() as read:
             with stop_recording():

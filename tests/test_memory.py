@@ -1,13 +1,12 @@
 """Tape memory: what each entry keeps, and held bytes that agree with tracemalloc."""
-import gc
 import math
-import tracemalloc
 
 import numpy as np
 import pytest
 
 import minitape as tf
 from minitape.schedules import in_order
+from tracing import traced_forward
 
 BATCH, WIDTH, DEPTH = 256, 256, 32
 ACTIVATION = BATCH * WIDTH * 4
@@ -39,17 +38,7 @@ def forward_modes(blocks):
 
 def measure(forward, x):
     """The tape's own figure and tracemalloc's, after a forward pass that keeps only a scalar loss."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_sum(forward(x))
-        gc.collect()
-        traced = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    return tape, loss, traced
+    return traced_forward(lambda h: tf.reduce_sum(forward(h)), x)
 
 
 @pytest.mark.parametrize("mode", ["none", "per block", "sqrt segments", "checkpoint_sequential"])

@@ -1,12 +1,11 @@
 """recompute_grad and custom_gradient: the seeds' semantics, TF's corners, and the memory promise."""
-import gc
-import tracemalloc
 
 import numpy as np
 import pytest
 
 import minitape as tf
 from minitape.schedules import in_order
+from tracing import traced_forward
 
 RNG = np.random.default_rng(0)
 
@@ -329,16 +328,7 @@ ACTIVATION = BATCH * WIDTH * 4          # bytes of one float32 activation
 
 def held_after_forward(forward, x):
     """Bytes allocated during the forward pass and still alive after it (tape + output)."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        with tf.GradientTape() as tape:
-            out = forward(x)
-        gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    tape, out, held = traced_forward(forward, x)
     return held, tape, out
 
 

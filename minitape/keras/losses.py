@@ -16,18 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from minitape import ops
+from minitape import nn, ops
 from minitape.errors import InvalidArgumentError
-from minitape.tensor import Tensor, wrap
+from minitape.tensor import Tensor
 
 EPSILON = 1e-7
 
 
-def _log_probabilities(y_pred: Tensor, from_logits: bool, clip_first: bool = False) -> Tensor:
+def _log_probabilities(y_pred: Tensor, from_logits: bool) -> Tensor:
     if from_logits:
         return ops.log_softmax(y_pred)
-    if clip_first:      # Keras' sparse loss: clip, then renormalise through a log-softmax of the logs
-        return ops.log_softmax(ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON)))
     y_pred = y_pred / ops.reduce_sum(y_pred, axis=-1, keepdims=True)
     return ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
 
@@ -46,12 +44,9 @@ def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool 
     """Cross-entropy against integer class labels, one loss per example."""
     y_pred = ops.as_operand(y_pred)
     classes = np.asarray(ops.as_operand(y_true)._value).astype(np.int64).reshape(tuple(y_pred.shape[:-1]))
-    n = y_pred.shape[-1]
-    if classes.size and (classes.min() < 0 or classes.max() >= n):
-        raise InvalidArgumentError(f"sparse_categorical_crossentropy: labels must be in [0, {n}), "
-                                   f"got {classes.min()}..{classes.max()}.")
-    one_hot = wrap(np.eye(n, dtype=y_pred._value.dtype)[classes])
-    return -ops.reduce_sum(one_hot * _log_probabilities(y_pred, from_logits, clip_first=True), axis=-1)
+    # From probabilities, Keras clips first and lets the softmax renormalise: logits = log(clip(p)).
+    logits = y_pred if from_logits else ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
+    return nn.sparse_softmax_cross_entropy_with_logits(classes, logits)
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
