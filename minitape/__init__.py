@@ -15,15 +15,16 @@ Where to read next: :mod:`minitape.tensor` (values), :mod:`minitape.ops` (the
 op table: each forward beside its derivative), :mod:`minitape.tape` (recording
 and the backward pass), :mod:`minitape.checkpoint` (``recompute_grad``).
 """
-from minitape import dtypes, errors, events, exercises, linalg, math, nest, nn, ops, random, schedules, viz
+from minitape import backends, dtypes, errors, events, exercises, linalg, math, nest, nn, ops, random, schedules, viz
 from minitape.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
 from minitape.ops import (
     abs, add, broadcast_to, cast, clip_by_value, concat, cos, divide, einsum, equal, exp, expand_dims,
     eye, fill, gather, greater, greater_equal, identity, less, less_equal, linspace, log, matmul,
-    maximum, minimum, multiply, negative, not_equal, ones, ones_like, pow, range, reduce_max, reduce_mean,
+    maximum, minimum, multiply, negative, not_equal, one_hot, ones, ones_like, pow, range, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign, sin, sqrt, square, squeeze, stack,
-    stop_gradient, subtract, tanh, tile, transpose, where, zeros, zeros_like,
+    stop_gradient, subtract, tanh, tile, to_device, transpose, where, zeros, zeros_like,
 )
+from minitape.backends import device
 from minitape.checkpoint import RecomputeMismatchError, custom_gradient, recompute_grad
 from minitape.printing import print  # noqa: A004
 from minitape.schedules import checkpoint_chain, checkpoint_sequential

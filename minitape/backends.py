@@ -1,35 +1,298 @@
 """Backends: where a tensor's numbers live.
 
-minitape keeps every tensor's value in an array of some array library (its
-*namespace*, ``xp``), NumPy by default.  The op table never names NumPy: each
-forward rule receives the namespace of its inputs, found here.
+A tensor keeps its value in an array of some array library, its *namespace*
+``xp``: NumPy by default, CuPy on a GPU, or any library that speaks the
+`Python array API standard <https://data-apis.org/array-api/>`_.
+array-api-strict, which has nothing *but* the standard, is how the test suite
+checks that no NumPy habit hides in the op table.
 
+The op table never names NumPy.  Each forward rule receives the namespace of
+its inputs, found from the array's type in one dictionary lookup, and calls
+only the standard's functions.  Derivatives are minitape ops, so they run
+wherever their inputs live.
+
+A :class:`Backend` is one place arrays can live: a namespace on one device.
+New tensors go to the *current* backend: NumPy unless a ``with`` block says
+otherwise.
+
+>>> import minitape as tf
 >>> from minitape import backends
->>> backends.namespace(np.zeros(3)) is np
-True
+>>> backends.current().name
+'numpy'
+>>> with backends.use("array_api_strict"):
+...     x = tf.constant([1.0, 2.0])
+>>> type(x._value).__module__, x.device
+('array_api_strict._array_object', '/job:localhost/replica:0/task:0/device:CPU:0')
+>>> tf.reduce_sum(x * x).numpy()
+np.float32(5.0)
 """
 from __future__ import annotations
 
+import contextlib
+import importlib
+import math
+import re
+import threading
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
+import array_api_compat
 import numpy as np
 
-#: Array type to namespace.  NumPy scalars count too: ops on 0-d arrays return them.
+from minitape import dtypes
+from minitape.errors import DeviceNotFoundError, InvalidArgumentError
+
+
+class Backend:
+    """One place arrays live: an array namespace ``xp`` on one device.
+
+    >>> tf.backends.NUMPY
+    Backend('numpy', '/job:localhost/replica:0/task:0/device:CPU:0')
+    """
+
+    __slots__ = ("name", "xp", "kind", "index", "device", "_to_numpy")
+
+    def __init__(self, name: str, xp: ModuleType, kind: str = "CPU", index: int = 0, device: Any = "cpu",
+                 to_numpy: Callable[[Any], np.ndarray] = np.from_dlpack) -> None:
+        self.name = name
+        self.xp = xp
+        self.kind = kind          # "CPU" or "GPU", as TensorFlow names devices
+        self.index = index
+        self.device = device      # the namespace's own device object, for its ``device=`` arguments
+        self._to_numpy = to_numpy
+
+    @property
+    def device_name(self) -> str:
+        """TensorFlow's full name of the device, e.g. ``/job:localhost/replica:0/task:0/device:GPU:0``."""
+        return f"/job:localhost/replica:0/task:0/device:{self.kind}:{self.index}"
+
+    def dtype(self, dtype: dtypes.DType) -> Any:
+        """The namespace's own dtype object for a minitape dtype."""
+        native = getattr(self.xp, dtype.name, None)
+        if native is None:
+            raise TypeError(f"{self.name} has no {dtype.name} arrays; use tf.cast to a dtype it has "
+                            f"(float32 or float64).")
+        return native
+
+    def from_numpy(self, array: np.ndarray | np.generic) -> Any:
+        """A host (NumPy) value as an array of this backend: a copy, except on NumPy itself."""
+        if self.xp is np:
+            return array[()] if array.ndim == 0 else array     # 0-d values are NumPy scalars (faster)
+        native = self.dtype(dtypes.as_dtype(array.dtype))
+        return self.xp.asarray(array, dtype=native, device=self.device)
+
+    def to_numpy(self, array: Any) -> np.ndarray:
+        """A NumPy array with the values of ``array`` (copied to the host when it lives elsewhere)."""
+        return np.asarray(self._to_numpy(array))
+
+    def __repr__(self) -> str:
+        return f"Backend({self.name!r}, {self.device_name!r})"
+
+
+NUMPY = Backend("numpy", np, to_numpy=np.asarray)
+
+#: Array type to namespace: the op path's one lookup.  NumPy scalars count: 0-d values are kept as them.
 by_type: dict[type, ModuleType] = {np.ndarray: np}
-by_type.update({np.dtype(name).type: np for name in ("float16", "float32", "float64", "int32", "int64", "bool")})
+by_type.update({np.dtype(d.name).type: np for d in dtypes.ALL})
+
+#: The classes of NumPy's floating-point dtypes (NumPy gives each dtype a class of its own): the op
+#: path's quick test of "can this be differentiated?".  Other libraries' dtypes miss it and ask
+#: :func:`is_floating`; classes, not dtypes, so that no other library's dtype is compared with NumPy's.
+FLOATING: frozenset[type] = frozenset(type(d.as_numpy_dtype_) for d in dtypes.ALL if d.is_floating)
+
+_by_namespace: dict[ModuleType, Backend] = {np: NUMPY}
+_by_name: dict[str, Backend] = {"numpy": NUMPY}
+
+
+def register(backend: Backend, array_type: type) -> Backend:
+    """Teach minitape a backend: its array type, and its dtypes as minitape dtypes."""
+    by_type[array_type] = backend.xp
+    _by_namespace.setdefault(backend.xp, backend)
+    _by_name.setdefault(backend.name, backend)
+    for d in dtypes.ALL:
+        native = getattr(backend.xp, d.name, None)
+        if native is not None:
+            dtypes.register_native(native, d)
+    return backend
+
+
+def is_floating(array: Any) -> bool:
+    """Whether ``array`` holds floating-point numbers: only those are differentiated."""
+    return type(array.dtype) in FLOATING or dtypes.of_array(array).is_floating
 
 
 def namespace(array: Any) -> ModuleType:
-    """The array namespace (``numpy``, ``cupy``...) that owns ``array``."""
+    """The array namespace (``numpy``, ``array_api_strict``...) that owns ``array``."""
     found = by_type.get(type(array))
     if found is not None:
         return found
     if isinstance(array, np.generic | np.ndarray):
         return np
-    raise TypeError(f"minitape cannot hold an array of type {type(array).__name__!r}.")
+    try:
+        xp = array_api_compat.array_namespace(array)
+    except TypeError:
+        raise TypeError(f"minitape cannot hold an array of type {type(array).__name__!r}.") from None
+    if xp not in _by_namespace:
+        raise TypeError(f"minitape has no backend for {type(array).__name__!r} arrays; it knows "
+                        f"{', '.join(sorted(_by_name))}.")
+    by_type[type(array)] = xp
+    return xp
+
+
+def backend_of(array: Any) -> Backend:
+    """The backend (namespace and device) that holds ``array``."""
+    backend = _by_namespace[namespace(array)]
+    if backend.kind == "GPU":
+        return gpu(int(array.device.id))
+    return backend
+
+
+def to_numpy(array: Any) -> np.ndarray:
+    """The values of any backend's array, as a NumPy array on the host."""
+    if by_type.get(type(array)) is np:
+        return np.asarray(array)
+    return backend_of(array).to_numpy(array)
+
+
+def transfer(array: Any, target: Backend) -> Any:
+    """A copy of ``array`` on ``target``, through the host."""
+    return target.from_numpy(to_numpy(array))
+
+
+#: The namespace's device object of an array (NumPy scalars included): for ``device=`` arguments.
+device_of: Callable[[Any], Any] = array_api_compat.device
+
+
+def asarray_beside(array: Any, host: np.ndarray) -> Any:
+    """``host`` (a NumPy array) as an array of the namespace and device of ``array``; no copy on NumPy."""
+    xp = namespace(array)
+    return host if xp is np else xp.asarray(host, device=device_of(array))
+
+
+def zeros_beside(xp: ModuleType, shape: tuple[int, ...], array: Any) -> Any:
+    """Zeros of ``shape`` with the dtype and device of ``array``."""
+    return xp.zeros(shape, dtype=array.dtype, device=device_of(array))
 
 
 def nbytes(array: Any) -> int:
-    """Bytes of the buffer behind ``array``."""
-    return int(array.nbytes)
+    """Bytes of the buffer behind ``array`` (the standard has no ``nbytes``: size times item size)."""
+    try:
+        return int(array.nbytes)
+    except AttributeError:
+        return math.prod(array.shape) * dtypes.of_array(array).size
+
+
+def quiet() -> contextlib.AbstractContextManager:
+    """NumPy (and libraries built on it) warn on ``1/0`` and ``log(-1)``; TensorFlow gives inf/nan silently."""
+    return np.errstate(all="ignore")
+
+
+def check_same_device(name: str, arrays: tuple) -> None:
+    """Raise unless every array lives in one backend: minitape never copies between devices by itself."""
+    places = [backend_of(a) for a in arrays]
+    for k, place in enumerate(places):
+        if place is not places[0]:
+            raise InvalidArgumentError(
+                f"{name}: input 0 is on {places[0].device_name} ({places[0].name}) but input {k} is on "
+                f"{place.device_name} ({place.name}); minitape never copies between devices silently. "
+                f"Move one with tf.to_device(x, {places[0].kind + ':' + str(places[0].index)!r}) or x.cpu().")
+
+
+# --------------------------------------------------------------------------- choosing where new tensors go
+
+class _Current(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Backend] = [NUMPY]
+
+
+_current = _Current()
+
+
+def current() -> Backend:
+    """Where new tensors go now: NumPy, unless inside :func:`use` or ``tf.device``."""
+    return _current.stack[-1]
+
+
+@contextlib.contextmanager
+def use(backend: Backend | str) -> Iterator[Backend]:
+    """Inside the block, new tensors and variables go to ``backend`` (a :class:`Backend` or its name)."""
+    chosen = backend if isinstance(backend, Backend) else get(backend)
+    _current.stack.append(chosen)
+    try:
+        yield chosen
+    finally:
+        _current.stack.pop()
+
+
+def get(name: str) -> Backend:
+    """A backend by name: ``"numpy"``, ``"cupy"`` (GPU 0) or any array API library, e.g. ``"array_api_strict"``."""
+    found = _by_name.get(name)
+    if found is not None:
+        return found
+    if name == "cupy":
+        return gpu(0)
+    try:
+        xp = importlib.import_module(name)
+    except ImportError:
+        raise ValueError(f"No backend {name!r}: it is not installed (pip install {name.replace('_', '-')}).") from None
+    if not hasattr(xp, "__array_api_version__"):
+        raise ValueError(f"{name!r} does not speak the Python array API standard, so minitape cannot use it.")
+    sample = xp.asarray(0.0)
+    return register(Backend(name, xp, device=array_api_compat.device(sample)), type(sample))
+
+
+def device(name: str) -> contextlib.AbstractContextManager:
+    """TensorFlow's ``tf.device``: inside the block, new tensors and variables go to device ``name``.
+
+    ``"CPU"``/``"CPU:0"`` is NumPy; ``"GPU"``/``"GPU:n"`` is CuPy on CUDA device ``n``.
+    Full names such as ``"/job:localhost/replica:0/task:0/device:GPU:0"`` work too.
+
+    >>> with tf.device("CPU:0"):
+    ...     tf.constant(1.0).device
+    '/job:localhost/replica:0/task:0/device:CPU:0'
+    """
+    return use(parse_device(name))
+
+
+_DEVICE = re.compile(r"^(?:/job:\w+/replica:\d+/task:\d+)?/?(?:device:)?(CPU|GPU)(?::(\d+))?$", re.IGNORECASE)
+
+
+def parse_device(name: str | Backend) -> Backend:
+    """The backend a TensorFlow device name stands for."""
+    if isinstance(name, Backend):
+        return name
+    match = _DEVICE.match(str(name).strip())
+    if not match:
+        raise ValueError(f"Unknown device {name!r}: say 'CPU:0' or 'GPU:0' (or a full TensorFlow device name).")
+    kind, index = match.group(1).upper(), int(match.group(2) or 0)
+    if kind == "GPU":
+        return gpu(index)
+    if index != 0:
+        raise DeviceNotFoundError(f"minitape has one CPU device, CPU:0; got {name!r}.")
+    return NUMPY
+
+
+_INSTALL_CUPY = ("pip install 'minitape[gpu]' (CuPy built for CUDA 12; see https://docs.cupy.dev/en/stable/install.html "
+                 "for other CUDA versions)")
+
+
+def gpu(index: int = 0) -> Backend:
+    """CuPy on CUDA device ``index``; a clear error when CuPy or the device is missing."""
+    found = _by_name.get(f"cupy:{index}")
+    if found is not None:
+        return found
+    try:
+        cupy = importlib.import_module("cupy")
+    except ImportError:
+        raise DeviceNotFoundError(f"GPU:{index} needs CuPy, which is not installed: {_INSTALL_CUPY}.") from None
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as error:              # CuPy raises its own CUDARuntimeError when no driver answers
+        raise DeviceNotFoundError(f"GPU:{index} needs a CUDA device, and CuPy finds none ({error}).") from None
+    if not 0 <= index < count:
+        raise DeviceNotFoundError(f"GPU:{index} does not exist: this machine has {count} CUDA device(s).")
+    xp = importlib.import_module("array_api_compat.cupy")
+    backend = Backend("cupy", xp, kind="GPU", index=index, device=cupy.cuda.Device(index), to_numpy=cupy.asnumpy)
+    _by_name[f"cupy:{index}"] = backend
+    return register(backend, cupy.ndarray)

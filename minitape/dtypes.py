@@ -77,6 +77,19 @@ bool_ = DType("bool")
 ALL = (float16, float32, float64, int32, int64, bool_)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NUMPY = {d.as_numpy_dtype_: d for d in ALL}
+#: Each array library's own dtype objects, in a table of their own found by the objects' class:
+#: dtypes of two libraries must never meet in one dict (array-api-strict's hash like NumPy's, and
+#: comparing them is an error there).  :mod:`minitape.backends` adds the libraries it meets.
+_BY_NATIVE: dict[type, dict[Any, DType]] = {}
+
+
+def register_native(native: Any, dtype: DType) -> None:
+    """Let ``native``, some array library's dtype object, stand for ``dtype``."""
+    _BY_NATIVE.setdefault(type(native), {})[native] = dtype
+
+
+for _d in ALL:
+    register_native(_d.as_numpy_dtype_, _d)
 
 
 def as_dtype(value: Any) -> DType:
@@ -92,7 +105,7 @@ def as_dtype(value: Any) -> DType:
     """
     if isinstance(value, DType):
         return value
-    found = _BY_NAME.get(value) if isinstance(value, str) else None
+    found = _BY_NAME.get(value) if isinstance(value, str) else _native(value)
     if found is None:
         try:
             found = _BY_NUMPY.get(np.dtype(value))
@@ -104,9 +117,14 @@ def as_dtype(value: Any) -> DType:
     return found
 
 
+def _native(value: Any) -> DType | None:
+    table = _BY_NATIVE.get(type(value))
+    return None if table is None else table.get(value)
+
+
 def of_array(array: Any) -> DType:
     """The :class:`DType` of an array or NumPy scalar (any backend)."""
-    return as_dtype(array.dtype)
+    return _native(array.dtype) or as_dtype(array.dtype)
 
 
 def for_python_value(value: Any) -> np.dtype | None:

@@ -15,3 +15,7 @@ class OpError(Exception):
 
 class InvalidArgumentError(OpError):
     """An op was given inputs of the wrong dtype, shape or value (TF's ``InvalidArgumentError``)."""
+
+
+class DeviceNotFoundError(RuntimeError):
+    """A device was asked for that this machine does not have (a GPU without CuPy or CUDA)."""

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape import ops
+from minitape import backends, ops
 from minitape.tape import GradientTape
 from minitape.tensor import Tensor, constant
 
@@ -45,12 +45,20 @@ def numerical_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weight
 
 
 def tape_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weights: np.ndarray) -> list[np.ndarray]:
-    """The tape's gradients of ``sum(f(*args) * weights)``; unconnected inputs give zeros."""
+    """The tape's gradients of ``sum(f(*args) * weights)``; unconnected inputs give zeros.
+
+    Each gradient must live where its input does: an op that quietly fell back to
+    NumPy on another backend fails here.
+    """
     tensors = [constant(a) for a in args]
     with GradientTape() as tape:
         tape.watch(tensors)
         loss = ops.reduce_sum(f(*tensors) * constant(weights))
     grads = tape.gradient(loss, tensors, unconnected_gradients="zero")
+    for k, (g, t) in enumerate(zip(grads, tensors)):
+        if g.device != t.device or backends.namespace(g._value) is not backends.namespace(t._value):
+            raise AssertionError(f"gradient of input {k} is a {type(g._value).__name__} on {g.device}, "
+                                 f"but the input is a {type(t._value).__name__} on {t.device}")
     return [np.asarray(g.numpy(), dtype=np.float64) for g in grads]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape import random
+from minitape import backends, random
 from minitape.errors import InvalidArgumentError
 from minitape.ops import (  # noqa: F401
     as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax,
@@ -39,7 +39,7 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     array([0.31326166], dtype=float32)
     """
     logits = as_operand(logits)
-    classes = np.asarray(as_operand(labels)._value)
+    classes = as_operand(labels).numpy()           # checked on the host
     n = logits.shape[-1]
     if classes.dtype.kind not in "iu" or tuple(classes.shape) != tuple(logits.shape[:-1]):
         raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be integers of shape "
@@ -47,7 +47,7 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     if classes.size and (classes.min() < 0 or classes.max() >= n):
         raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be in [0, {n}), "
                                    f"got {classes.min()}..{classes.max()}.")
-    return sparse_softmax_cross_entropy(logits, classes.astype(np.intp))
+    return sparse_softmax_cross_entropy(logits, backends.asarray_beside(logits._value, classes.astype(np.int64)))
 
 
 def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:
@@ -64,5 +64,6 @@ def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = Non
     if not 0 <= float(rate) < 1:
         raise ValueError(f"dropout: rate must be in [0, 1), got {rate}.")
     shape = tuple(x.shape) if noise_shape is None else tuple(int(n) for n in noise_shape)
-    keep = random.uniform(shape, dtype=x.dtype, seed=seed)._value >= rate
-    return x * wrap((keep / (1 - rate)).astype(x._value.dtype))
+    keep = random.uniform_array(shape, dtype=x.dtype, seed=seed) >= rate
+    scale = (keep / (1 - rate)).astype(x.dtype.as_numpy_dtype_)
+    return x * wrap(backends.asarray_beside(x._value, scale))       # the mask lives where x does

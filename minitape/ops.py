@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import math
 import operator
 import string
 from collections.abc import Callable, Container, Sequence
@@ -34,9 +35,9 @@ import numpy as np
 
 from minitape import backends, dtypes
 from minitape.errors import InvalidArgumentError
-from minitape.backends import by_type
+from minitape.backends import FLOATING, by_type
 from minitape.tape import record, state
-from minitape.tensor import Tensor, TensorShape, Variable, constant, next_id, wrap
+from minitape.tensor import Tensor, TensorShape, Variable, array_on, constant, next_id, wrap
 
 _new = object.__new__
 _value_of = operator.attrgetter("_value")
@@ -92,8 +93,9 @@ class Discarded(tuple):
     @staticmethod
     def of(tensor: Tensor) -> "Discarded":
         # Immutable, so one record serves every value of a dtype and shape: recording allocates none.
+        # One table per array type: dtypes of two libraries never meet in one dict (see dtypes).
         value = tensor._value
-        by_shape = _DISCARDED[value.dtype]
+        by_shape = _DISCARDED[type(value)][value.dtype]
         shape = value.shape
         found = by_shape.get(shape)
         if found is None:
@@ -116,7 +118,7 @@ class Discarded(tuple):
         return f"Discarded(shape={self[0]}, dtype={self[1]})"
 
 
-_DISCARDED: collections.defaultdict = collections.defaultdict(dict)
+_DISCARDED: collections.defaultdict = collections.defaultdict(lambda: collections.defaultdict(dict))
 
 
 def _call_vjp(vjp: Callable, g: Tensor, ans: Tensor | None, saved: tuple, params: dict) -> Tensor:
@@ -198,14 +200,20 @@ def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tens
     if len(inputs) == 1 and not params:
         value = op.forward(xp, first)
     elif len(inputs) == 2 and not params:
-        value = op.forward(xp, first, inputs[1]._value)
+        second = inputs[1]._value
+        if type(second) is not type(first) and (by_type.get(type(second)) or backends.namespace(second)) is not xp:
+            backends.check_same_device(op.name, (first, second))
+        value = op.forward(xp, first, second)
     else:
-        value = op.forward(xp, *map(_value_of, inputs), **params)
+        values = tuple(map(_value_of, inputs))
+        if len(values) > 1 and builtins.any(by_type.get(type(v)) is not xp for v in values):
+            backends.check_same_device(op.name, values)
+        value = op.forward(xp, *values, **params)
     out = _new(Tensor)                  # Tensor(value) without the call: this is the hot path
     out._value = value
     out._id = next_id()
     tapes = state.tapes
-    if tapes and op.differentiable and value.dtype.kind == "f":
+    if tapes and op.differentiable and (type(value.dtype) in FLOATING or backends.is_floating(value)):
         record(OpEntry.make(op, inputs, out, params), tapes)
     return out
 
@@ -232,18 +240,19 @@ def as_operand(value: Any) -> Tensor:
 
 
 def _like(value: Any, other: Tensor) -> Tensor:
-    """Convert a non-tensor operand to the dtype of the tensor it meets (TF's rule)."""
+    """Convert a non-tensor operand to the dtype and device of the tensor it meets (TF's rule)."""
     kind = type(value)
-    if kind is float or kind is int:
-        array = other._value
-        if array.dtype.kind == "f" or kind is int:
-            return wrap(array.dtype.type(value))
+    array = other._value
+    if (kind is float or kind is int) and by_type.get(type(array)) is np:
+        if kind is int or type(array.dtype) in FLOATING:
+            return wrap(array.dtype.type(value))        # NumPy's fast path: a scalar, no conversion rules
     if isinstance(value, Tensor | Variable):
         return as_operand(value)
+    backend = backends.backend_of(array)
     try:
-        return constant(value, dtype=other.dtype)
+        return wrap(array_on(backend, value, dtype=other.dtype))
     except TypeError:
-        return constant(value)          # then the dtype check names both dtypes
+        return wrap(array_on(backend, value))           # then the dtype check names both dtypes
 
 
 def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
@@ -251,29 +260,32 @@ def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
     anchor = next((v for v in values if isinstance(v, Tensor | Variable)), None)
     anchor = as_operand(values[0] if anchor is None else anchor)
     tensors = tuple(v if type(v) is Tensor else _like(v, anchor) for v in values)
-    for t in tensors[1:]:
-        if t._value.dtype != tensors[0]._value.dtype:
-            _mismatch(name, *tensors)
+    if builtins.any(t._value.dtype is not tensors[0]._value.dtype for t in tensors[1:]):
+        _agree(name, *tensors)
     return tensors
 
 
-def _mismatch(name: str, *tensors: Tensor) -> None:
+def _agree(name: str, *tensors: Tensor) -> None:
+    """Raise unless the tensors share one device and one dtype: minitape converts neither silently."""
+    backends.check_same_device(name, tuple(t._value for t in tensors))
     first = tensors[0].dtype
-    k, other = next((k, t.dtype) for k, t in enumerate(tensors) if t.dtype is not first)
+    k, other = next(((k, t.dtype) for k, t in enumerate(tensors) if t.dtype is not first), (None, None))
+    if other is None:
+        return
     raise InvalidArgumentError(f"{name}: input {k} is {other.name} but input 0 is {first.name}; minitape never "
                                f"converts silently. Use tf.cast(x, tf.{first.name}) on one of them.")
 
 
 def _needs_floating(name: str, t: Tensor) -> None:
-    if t._value.dtype.kind != "f":
+    if not backends.is_floating(t._value):
         raise InvalidArgumentError(f"{name} needs a floating-point tensor (float16/32/64), got {t.dtype.name}; "
                                    f"use tf.cast(x, tf.float32) first.")
 
 
 def _quiet(forward: Callable) -> Callable:
-    """Silence NumPy's warnings for division by zero and logs of negatives: inf/nan, as TF gives."""
+    """Silence warnings for division by zero and logs of negatives: inf/nan, as TF gives."""
     def run(xp, *args, **params):
-        with np.errstate(all="ignore"):
+        with backends.quiet():
             return forward(xp, *args, **params)
     return run
 
@@ -294,7 +306,7 @@ def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
 
     def function(x: Any, name: str | None = None) -> Tensor:
         x = x if type(x) is Tensor else as_operand(x)
-        if floating and x._value.dtype.kind != "f":
+        if floating and type(x._value.dtype) not in FLOATING and not backends.is_floating(x._value):
             _needs_floating(op.name, x)
         return apply(op, (x,))
     return _document(function, name, op, doc)
@@ -313,8 +325,8 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
             x = _like(x, y)
         else:
             x, y = operands(op.name, x, y)
-        if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
-            _mismatch(op.name, x, y)
+        if x._value.dtype is not y._value.dtype:
+            _agree(op.name, x, y)
         return apply(op, (x, y))
     return _document(function, name, op, doc)
 
@@ -399,13 +411,13 @@ sigmoid = unary("sigmoid", _quiet(lambda xp, x: 1 / (1 + xp.exp(-x))), lambda g,
     >>> tf.sigmoid([0.0]).numpy()
     array([0.5], dtype=float32)
     """)
-softplus = unary("softplus", lambda xp, x: xp.logaddexp(x.dtype.type(0), x), lambda g, ans, x: g * sigmoid(x), keep=(0,), doc="""
+softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, x: g * sigmoid(x), keep=(0,), doc="""
     Elementwise ``log(1 + exp(x))``, computed without overflow.
 
     >>> tf.math.softplus([0.0]).numpy()
     array([0.6931472], dtype=float32)
     """)
-relu = unary("relu",     lambda xp, x: xp.maximum(x, x.dtype.type(0)), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), floating=False, doc="""
+relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), floating=False, doc="""
     Elementwise ``max(x, 0)``; its derivative at 0 is 0.
 
     >>> tf.nn.relu([-1.0, 2.0]).numpy()
@@ -452,7 +464,7 @@ divide = binary("divide", _quiet(lambda xp, x, y: x / y), lambda g, ans, x, y: g
     >>> tf.divide([1.0], [4.0]).numpy()
     array([0.25], dtype=float32)
     """)
-pow = binary("pow",  _quiet(lambda xp, x, y: xp.power(x, y)),
+pow = binary("pow",  _quiet(lambda xp, x, y: xp.pow(x, y)),
              lambda g, ans, x, y: g * y * x ** (y - 1),
              lambda g, ans, x, y: g * ans * where(x > 0, log(x), zeros_like(x)), keep=(ANS, 0, 1), doc="""
     Elementwise ``x ** y``.
@@ -482,7 +494,7 @@ floordiv = binary("floordiv", _quiet(lambda xp, x, y: xp.floor_divide(x, y)), No
     >>> tf.math.floordiv([7.0, -7.0], 2.0).numpy()
     array([ 3., -4.], dtype=float32)
     """)
-mod = binary("mod", _quiet(lambda xp, x, y: xp.mod(x, y)),
+mod = binary("mod", _quiet(lambda xp, x, y: xp.remainder(x, y)),
              lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y), keep=(0, 1), doc="""
     Elementwise remainder of ``x // y``, with the sign of ``y``.
 
@@ -592,14 +604,22 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if condition.dtype is not dtypes.bool_:
         raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.")
     if x is None and y is None:
-        return wrap(np.argwhere(condition._value).astype(np.int64))
+        return apply(_WHERE_INDICES, (condition,))
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither.")
     x, y = operands("where", x, y)
     return apply(_WHERE, (condition, x, y))
 
 
-_CAST = Op("cast", lambda xp, x, dtype: x.astype(dtype),
+def _where_indices(xp, condition):
+    flat = xp.reshape(condition, (-1,)) if condition.ndim == 0 else condition
+    found = xp.stack(xp.nonzero(flat), axis=-1)[:, :condition.ndim]
+    return xp.astype(found, xp.int64)
+
+
+_WHERE_INDICES = Op("where_indices", _where_indices)
+
+_CAST = Op("cast", lambda xp, x, dtype: xp.astype(x, getattr(xp, dtype.name)),
            (lambda g, ans, x, dtype: cast(g, x.dtype) if x.dtype.is_floating else None,))
 
 
@@ -613,14 +633,14 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     target = dtypes.as_dtype(dtype)
     if x.dtype is target:
         return identity(x)
-    return apply(_CAST, (x,), {"dtype": target.as_numpy_dtype_})
+    return apply(_CAST, (x,), {"dtype": target})
 
 
 def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
-        a = xp.swapaxes(a, -1, -2)
+        a = xp.matrix_transpose(a)
     if transpose_b:
-        b = xp.swapaxes(b, -1, -2)
+        b = xp.matrix_transpose(b)
     return xp.matmul(a, b)
 
 
@@ -675,7 +695,7 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     x = as_operand(tensor)
     shape = _shape(shape)
     size = _count(x, builtins.range(x.ndim))
-    known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
+    known = math.prod(n for n in shape if n != -1)
     unknown = shape.count(-1)
     fits = (unknown == 0 and known == size) or (unknown == 1 and known > 0 and size % known == 0)
     if not fits:
@@ -684,8 +704,13 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     return apply(_RESHAPE, (x,), {"shape": shape})
 
 
-_TRANSPOSE = Op("transpose", lambda xp, x, perm: xp.transpose(x, perm),
-                (lambda g, ans, x, perm: transpose(g, tuple(np.argsort(perm))),))
+def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
+    """The permutation that undoes ``perm``."""
+    return tuple(sorted(builtins.range(len(perm)), key=perm.__getitem__))
+
+
+_TRANSPOSE = Op("transpose", lambda xp, x, perm: xp.permute_dims(x, perm),
+                (lambda g, ans, x, perm: transpose(g, _inverse(perm)),))
 
 
 def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
@@ -773,7 +798,7 @@ def _concat_vjp(k, g, ans, *values, axis):
     return _slice_along(g, axis, start, start + values[k].shape[axis])
 
 
-_CONCAT = Op("concat", lambda xp, *values, axis: xp.concatenate(values, axis=axis), _concat_vjp)
+_CONCAT = Op("concat", lambda xp, *values, axis: xp.concat(values, axis=axis), _concat_vjp)
 
 
 def concat(values: Sequence[Any], axis: int, name: str | None = None) -> Tensor:
@@ -808,13 +833,26 @@ def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tens
 
 # ---- indexing
 
+def _gather_forward(xp, x, indices, axis):
+    # The standard's take wants 1-d indices: take them flat, then give them their shape back.
+    taken = xp.take(x, backends.asarray_beside(x, indices.reshape(-1)), axis=axis)
+    return xp.reshape(taken, x.shape[:axis] + indices.shape + x.shape[axis + 1:])
+
+
 def _scatter_forward(xp, g, indices, shape, axis):
-    out = xp.zeros(shape, dtype=g.dtype)
-    xp.add.at(out, (slice(None),) * axis + (indices,), g)
-    return out
+    """Zeros of ``shape`` plus the slices of ``g`` at ``indices`` along ``axis``; repeated indices add up."""
+    flat = indices.reshape(-1)
+    rows = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
+    if hasattr(getattr(xp, "add", None), "at"):         # NumPy and CuPy sum repeated indices in place
+        out = backends.zeros_beside(xp, (rows.shape[0], shape[axis], rows.shape[2]), g)
+        xp.add.at(out, (slice(None), backends.asarray_beside(g, flat)), rows)
+    else:                                               # the standard has no scatter: a one-hot product
+        hits = backends.asarray_beside(g, flat[:, None] == np.arange(shape[axis]))
+        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, g.dtype)), rows)
+    return xp.reshape(out, shape)
 
 
-_GATHER = Op("gather", lambda xp, x, indices, axis: xp.take(x, indices, axis=axis),
+_GATHER = Op("gather", _gather_forward,
              (lambda g, ans, x, indices, axis: _apply_scatter(g, indices, x.shape, axis),))
 _SCATTER = Op("scatter_add", _scatter_forward,
               (lambda g, ans, u, indices, shape, axis: apply(_GATHER, (g,), {"indices": indices, "axis": axis}),))
@@ -832,7 +870,7 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
     """
     x = as_operand(params)
     (axis,) = _axes(axis, x.ndim, "gather")
-    index_array = np.asarray(_plain(indices))
+    index_array = np.asarray(_plain(indices))      # indices are kept on the host, checked there
     if index_array.dtype.kind not in "iu":
         raise InvalidArgumentError(f"gather: indices must be integers, got {index_array.dtype}.")
     if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
@@ -842,8 +880,10 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
 
 
 def _ungetitem_forward(xp, g, key, shape):
-    out = xp.zeros(shape, dtype=g.dtype)
-    xp.add.at(out, key, g)
+    """Zeros of ``shape`` with ``g`` written where ``x[key]`` read (a basic key reads each place once)."""
+    out = backends.zeros_beside(xp, shape, g)
+    place = tuple(k for k in key if k is not None)      # None adds an axis to g that out does not have
+    out[place] = xp.reshape(g, out[place].shape)
     return out
 
 
@@ -857,14 +897,35 @@ def getitem(tensor: Any, key: Any) -> Tensor:
 
     >>> tf.constant([[1.0, 2.0], [3.0, 4.0]])[:, 1].numpy()
     array([2., 4.], dtype=float32)
+    >>> tf.constant([1.0, 2.0])[[0, 1]]
+    Traceback (most recent call last):
+    ...
+    TypeError: Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices, got [0, 1]; use tf.gather to pick by a list of indices.
     """
     x = as_operand(tensor)
-    key = tuple(_plain(k) for k in key) if isinstance(key, tuple) else _plain(key)
+    parts = tuple(_index(k) for k in (key if isinstance(key, tuple) else (key,)))
+    if not builtins.any(k is Ellipsis for k in parts):
+        parts += (Ellipsis,)        # the standard does not fill in the trailing axes by itself
     try:
-        x._value[key]
-    except (IndexError, TypeError) as error:
+        x._value[parts]
+    except (IndexError, TypeError, ValueError) as error:
         raise InvalidArgumentError(f"Index {key!r} is not valid for a tensor of shape {tuple(x.shape)}: {error}") from None
-    return apply(_GETITEM, (x,), {"key": key})
+    return apply(_GETITEM, (x,), {"key": parts})
+
+
+def _index(k: Any) -> Any:
+    """One part of a key, as plain Python: TF's basic indices only (no lists, no masks)."""
+    if k is None or k is Ellipsis:
+        return k
+    if isinstance(k, slice):
+        return slice(*(None if v is None else _index(v) for v in (k.start, k.stop, k.step)))
+    k = _plain(k)
+    if isinstance(k, bool | np.bool_) or not (isinstance(k, int | np.integer) or
+                                                (isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu")):
+        raise TypeError(f"Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                        f"tf.int32/tf.int64 tensors are valid indices, got {k!r}; use tf.gather to pick by a "
+                        f"list of indices.")
+    return int(k)
 
 
 def _slice_along(x: Tensor, axis: int, start: int, stop: int) -> Tensor:
@@ -883,7 +944,7 @@ def _spread(g: Tensor, x: Any, axis: tuple) -> Tensor:
 
 
 def _mean_forward(xp, x, axis, keepdims):
-    if x.dtype.kind == "f":
+    if backends.is_floating(x):
         return xp.mean(x, axis=axis, keepdims=keepdims)
     return xp.sum(x, axis=axis, keepdims=keepdims) // builtins.max(1, _count(x.shape, axis))
 
@@ -900,7 +961,7 @@ def _prod_vjp(g, ans, x, axis, keepdims):
     n = _count(x, axis)
     flat = reshape(moved, tuple(x.shape[a] for a in rest) + (1, n))
     others = reduce_prod(where(eye(n, dtype=dtypes.bool_), ones_like(flat), flat), axis=-1)
-    others = transpose(reshape(others, tuple(moved.shape)), tuple(np.argsort(rest + axis)))
+    others = transpose(reshape(others, tuple(moved.shape)), _inverse(rest + axis))
     return _spread(g, x, axis) * others
 
 
@@ -921,7 +982,7 @@ _REDUCTIONS = {
 def _count(x: Any, axis: Sequence[int]) -> int:
     """How many values the ``axis`` of ``x`` (a tensor, or a plain shape) hold together."""
     shape = tuple(x.shape) if hasattr(x, "shape") else x
-    return int(np.prod([shape[a] for a in axis], dtype=np.int64))
+    return math.prod(shape[a] for a in axis)
 
 
 def _reduce(name: str, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
@@ -1021,21 +1082,59 @@ def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
 def _sparse_xent_forward(xp, logits, labels):
     shifted = logits - xp.max(logits, axis=-1, keepdims=True)
     log_probabilities = shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
-    return -xp.take_along_axis(log_probabilities, labels[..., None], axis=-1)[..., 0]
+    picked = xp.take_along_axis(log_probabilities, xp.expand_dims(labels, axis=-1), axis=-1)
+    return -xp.squeeze(picked, axis=-1)
 
 
 def _sparse_xent_vjp(g, ans, logits, labels):
     # d/dlogits of -log softmax(logits)[label] is softmax(logits) - one_hot(label): one op, as TF's kernel.
-    one_hot = wrap(np.eye(logits.shape[-1], dtype=logits._value.dtype)[labels])
-    return expand_dims(g, -1) * (softmax(logits) - one_hot)
+    targets = one_hot(wrap(labels), logits.shape[-1], dtype=logits.dtype)
+    return expand_dims(g, -1) * (softmax(logits) - targets)
 
 
 _SPARSE_XENT = Op("sparse_softmax_cross_entropy", _sparse_xent_forward, (_sparse_xent_vjp,), keep=(0,))
 
 
-def sparse_softmax_cross_entropy(logits: Tensor, labels: np.ndarray) -> Tensor:
-    """``-log softmax(logits)[labels]`` per example, as one primitive (see :mod:`minitape.nn`)."""
+def sparse_softmax_cross_entropy(logits: Tensor, labels: Any) -> Tensor:
+    """``-log softmax(logits)[labels]`` per example, as one primitive (see :mod:`minitape.nn`).
+
+    ``labels`` is an integer array of the logits' backend, checked by the caller.
+    """
     return apply(_SPARSE_XENT, (logits,), {"labels": labels})
+
+
+def _one_hot_forward(xp, indices, depth, dtype):
+    classes = xp.arange(depth, dtype=indices.dtype, device=backends.device_of(indices))
+    return xp.astype(xp.expand_dims(indices, axis=-1) == classes, getattr(xp, dtype.name))
+
+
+_ONE_HOT = Op("one_hot", _one_hot_forward)
+
+
+def one_hot(indices: Any, depth: int, on_value: Any = None, off_value: Any = None, axis: int | None = None,
+            dtype: Any = None, name: str | None = None) -> Tensor:
+    """Each index as a row of ``depth`` values: ``on_value`` (1) at the index, ``off_value`` (0) elsewhere.
+
+    Indices outside ``[0, depth)`` give a row of ``off_value``, as TensorFlow's.
+
+    >>> tf.one_hot([2, 0, 5], 3).numpy()
+    array([[0., 0., 1.],
+           [1., 0., 0.],
+           [0., 0., 0.]], dtype=float32)
+    """
+    indices = as_operand(indices)
+    if not indices.dtype.is_integer:
+        raise InvalidArgumentError(f"one_hot: indices must be integers, got {indices.dtype.name}.")
+    given = next((v for v in (on_value, off_value) if v is not None), None)
+    target = dtypes.as_dtype(dtype or (constant(given).dtype if given is not None else dtypes.float32))
+    hot = apply(_ONE_HOT, (indices,), {"depth": int(depth), "dtype": target})
+    if given is not None:
+        on, off = (_like(v if v is not None else default, hot) for v, default in ((on_value, 1), (off_value, 0)))
+        hot = where(cast(hot, dtypes.bool_), on, off)
+    if axis is not None and axis not in (-1, hot.ndim - 1):
+        (position,) = _axes(axis, hot.ndim, "one_hot")
+        hot = transpose(hot, tuple(builtins.range(position)) + (hot.ndim - 1,) + tuple(builtins.range(position, hot.ndim - 1)))
+    return hot
 
 
 # ---- a few composites, differentiated through their parts
@@ -1089,14 +1188,35 @@ def _einsum_vjp(k, g, ans, *inputs, terms, output):
     return broadcast_to(reshape(grad, shape), inputs[k].shape)
 
 
-_EINSUM = Op("einsum", lambda xp, *xs, terms, output: xp.einsum(",".join(terms) + "->" + output, *xs),
-             _einsum_vjp, keep=(INPUTS,))
+def _einsum_forward(xp, *xs, terms, output):
+    if hasattr(xp, "einsum"):
+        return xp.einsum(",".join(terms) + "->" + output, *xs)
+    # The standard has no einsum: line every input up on all the letters (length 1 where it lacks
+    # one), multiply them together, and sum away the letters the output does not keep.
+    letters = output + "".join(sorted(set("".join(terms)) - set(output)))
+    product = None
+    for term, x in zip(terms, xs):
+        order = tuple(sorted(builtins.range(len(term)), key=lambda i: letters.index(term[i])))
+        shape = tuple(x.shape[term.index(c)] if c in term else 1 for c in letters)
+        aligned = xp.reshape(xp.permute_dims(x, order), shape)
+        product = aligned if product is None else product * aligned
+    return xp.sum(product, axis=tuple(builtins.range(len(output), len(letters))))
 
 
-# ---- creation (not differentiable: nothing to differentiate)
+_EINSUM = Op("einsum", _einsum_forward, _einsum_vjp, keep=(INPUTS,))
 
-def _np_dtype(dtype: Any) -> np.dtype:
-    return dtypes.as_dtype(dtype).as_numpy_dtype_
+
+# ---- creation (not differentiable: nothing to differentiate).  New tensors go to the current
+# device (``tf.device``); the ``_like`` ones go where their model tensor is.
+
+def _filled(shape: tuple[int, ...], value: float | int | bool, dtype: Any, backend: backends.Backend) -> Tensor:
+    native = backend.dtype(dtypes.as_dtype(dtype))
+    return wrap(backend.xp.full(shape, value, dtype=native, device=backend.device))
+
+
+def _place_of(x: Tensor | Discarded) -> backends.Backend:
+    # A Discarded record has no array, hence no device: its zeros go to the current one.
+    return backends.backend_of(x._value) if type(x) is Tensor else backends.current()
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
@@ -1105,7 +1225,7 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> T
     >>> tf.zeros((2,)).numpy()
     array([0., 0.], dtype=float32)
     """
-    return wrap(np.zeros(_shape(shape), _np_dtype(dtype)))
+    return _filled(_shape(shape), 0, dtype, backends.current())
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
@@ -1114,27 +1234,27 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Te
     >>> tf.ones((2,), tf.int32).numpy()
     array([1, 1], dtype=int32)
     """
-    return wrap(np.ones(_shape(shape), _np_dtype(dtype)))
+    return _filled(_shape(shape), 1, dtype, backends.current())
 
 
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Zeros with the shape (and dtype) of ``input``.
+    """Zeros with the shape (and dtype) of ``input``, on its device.
 
     >>> tf.zeros_like([1.0, 2.0]).numpy()
     array([0., 0.], dtype=float32)
     """
     x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
-    return wrap(np.zeros(tuple(x.shape), _np_dtype(dtype or x.dtype)))
+    return _filled(tuple(x.shape), 0, dtype or x.dtype, _place_of(x))
 
 
 def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Ones with the shape (and dtype) of ``input``.
+    """Ones with the shape (and dtype) of ``input``, on its device.
 
     >>> tf.ones_like([1, 2]).numpy()
     array([1, 1], dtype=int32)
     """
     x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
-    return wrap(np.ones(tuple(x.shape), _np_dtype(dtype or x.dtype)))
+    return _filled(tuple(x.shape), 1, dtype or x.dtype, _place_of(x))
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
@@ -1144,7 +1264,7 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     array([3, 3], dtype=int32)
     """
     scalar = constant(value)
-    return wrap(np.full(_shape(dims), scalar._value, dtype=scalar._value.dtype))
+    return _filled(_shape(dims), scalar.numpy().item(), scalar.dtype, backends.current())
 
 
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
@@ -1160,7 +1280,8 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     if dtype is None:
         is_float = builtins.any(isinstance(b, float) or np.asarray(b).dtype.kind == "f" for b in bounds)
         dtype = dtypes.float32 if is_float else dtypes.int32
-    return wrap(np.arange(*bounds, dtype=_np_dtype(dtype)))
+    # Computed on the host, where NumPy's rules for the count of steps are TensorFlow's.
+    return wrap(backends.current().from_numpy(np.arange(*bounds, dtype=_np_dtype(dtype))))
 
 
 def eye(num_rows: int, num_columns: int | None = None, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
@@ -1170,7 +1291,9 @@ def eye(num_rows: int, num_columns: int | None = None, dtype: Any = dtypes.float
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
-    return wrap(np.eye(num_rows, num_columns, dtype=_np_dtype(dtype)))
+    backend = backends.current()
+    native = backend.dtype(dtypes.as_dtype(dtype))
+    return wrap(backend.xp.eye(num_rows, num_columns, dtype=native, device=backend.device))
 
 
 def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int = 0) -> Tensor:
@@ -1181,7 +1304,29 @@ def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int
     """
     start, stop = operands("linspace", start, stop)
     _needs_floating("linspace", start)
-    return wrap(np.linspace(start._value, stop._value, int(num), axis=axis, dtype=start._value.dtype))
+    values = np.linspace(start.numpy(), stop.numpy(), int(num), axis=axis, dtype=_np_dtype(start.dtype))
+    return wrap(backends.backend_of(start._value).from_numpy(values))
+
+
+def _np_dtype(dtype: Any) -> np.dtype:
+    return dtypes.as_dtype(dtype).as_numpy_dtype_
+
+
+_TO_DEVICE = Op("to_device", lambda xp, x, source, target: x if source is target else backends.transfer(x, target),
+                (lambda g, ans, x, source, target: apply(_TO_DEVICE, (g,), {"source": target, "target": source}),))
+
+
+def to_device(x: Any, device: str | backends.Backend) -> Tensor:
+    """A copy of ``x`` on ``device`` (``"CPU:0"``, ``"GPU:0"``...); its gradient is copied back.
+
+    minitape never moves a tensor by itself: this is how to.  (TensorFlow copies
+    silently; this is JAX's ``device_put`` and PyTorch's ``.to``.)
+
+    >>> tf.to_device(tf.constant([1.0]), "CPU:0").device
+    '/job:localhost/replica:0/task:0/device:CPU:0'
+    """
+    x = as_operand(x)
+    return apply(_TO_DEVICE, (x,), {"source": backends.backend_of(x._value), "target": backends.parse_device(device)})
 
 
 # ---- argument helpers

@@ -58,7 +58,7 @@ def _format_input(item: Any, summarize: int) -> str:
     if isinstance(item, str):
         return item
     if isinstance(item, Tensor | Variable):
-        return format_array(np.asarray(item._value), summarize)
+        return format_array(item.numpy(), summarize)
     if not nest.is_nested(item):
         return pprint.pformat(item)
     # Structures: pretty-print with placeholders, then put each tensor's text in its place.
@@ -67,7 +67,7 @@ def _format_input(item: Any, summarize: int) -> str:
     for leaf in nest.flatten(item):
         if isinstance(leaf, Tensor | Variable):
             token = f"__minitape_tensor_{len(texts)}__"
-            texts[repr(token)] = format_array(np.asarray(leaf._value), summarize)
+            texts[repr(token)] = format_array(leaf.numpy(), summarize)
             leaf = token
         leaves.append(leaf)
     formatted = pprint.pformat(nest.pack_sequence_as(item, leaves))

@@ -7,6 +7,9 @@ which ``recompute_grad`` recreates from the same seed when it recomputes:
 dropout masks and noise come out identical, so the recomputed gradient equals
 the plain one.
 
+The numbers are drawn on the host by NumPy and then copied to the current
+device, so a seed gives the same numbers on every backend, GPU included.
+
 >>> import minitape as tf
 >>> tf.random.set_seed(0)
 >>> a = tf.random.uniform((2,))
@@ -23,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape import dtypes
+from minitape import backends, dtypes
 from minitape.tensor import Tensor, wrap
 
 _SEED_RANGE = 2**63
@@ -116,7 +119,7 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
     """
     target = _floating(dtype, "normal")
     values = _values_generator(seed).standard_normal(_shape(shape)) * stddev + mean
-    return wrap(values.astype(target))
+    return wrap(backends.current().from_numpy(values.astype(target)))
 
 
 def uniform(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype: Any = dtypes.float32,
@@ -128,10 +131,15 @@ def uniform(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype:
     >>> bool((x.numpy() >= 2).all() and (x.numpy() < 3).all())
     True
     """
+    return wrap(backends.current().from_numpy(uniform_array(shape, minval, maxval, dtype, seed)))
+
+
+def uniform_array(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype: Any = dtypes.float32,
+                  seed: int | None = None) -> np.ndarray:
+    """The values :func:`uniform` would give, as a NumPy array (for ops that place them themselves)."""
     target = _floating(dtype, "uniform")
     high = 1.0 if maxval is None else maxval
-    values = _values_generator(seed).uniform(minval, high, _shape(shape))
-    return wrap(values.astype(target))
+    return _values_generator(seed).uniform(minval, high, _shape(shape)).astype(target)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

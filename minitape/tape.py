@@ -30,13 +30,14 @@ import contextlib
 import enum
 import itertools
 import logging
+import math
 import threading
 from collections.abc import Container, Iterable, Iterator
 from typing import Any, Protocol
 
 import numpy as np
 
-from minitape import events, nest
+from minitape import backends, events, nest
 from minitape.tensor import Tensor, Variable, next_id, wrap
 
 logger = logging.getLogger("minitape")
@@ -286,7 +287,7 @@ class GradientTape:
                 events.emit("watch", tape=self, tensor=item, memory=self.memory_info())
 
     def _watch_variable(self, variable: Variable) -> None:
-        if variable._id not in self._variables and variable._value.dtype.kind == "f":
+        if variable._id not in self._variables and backends.is_floating(variable._value):
             self._variables[variable._id] = variable
             self._tracked.add(variable._id)
             self._watched.add(variable._id)
@@ -328,7 +329,7 @@ class GradientTape:
                     root = _root_buffer(value._value)
                     if id(root) not in self._buffers:
                         self._buffers[id(root)] = root
-                        self._held += int(root.nbytes)
+                        self._held += backends.nbytes(root)
         self._counted = len(self._entries)
         self._peak = max(self._peak, self._held)
 
@@ -339,7 +340,7 @@ class GradientTape:
             for role, value in entry.residuals():
                 role = f"input {role}" if isinstance(role, int) else role
                 rows.append({"entry": index, "name": _entry_name(entry), "role": role, "shape": tuple(value.shape),
-                             "dtype": value.dtype.name, "bytes": int(value._value.nbytes),
+                             "dtype": value.dtype.name, "bytes": backends.nbytes(value._value),
                              "users": value._id < (self._first_id or 0)})
         return rows
 
@@ -392,7 +393,7 @@ class GradientTape:
         flat_sources = _as_tensors(sources, "GradientTape.gradient: sources")
         seeds = _seeds(targets, output_gradients)
         followed = self._followed(flat_sources)
-        with self._computing_gradient():
+        with self._computing_gradient(targets[0] if targets else None):
             grads = backprop(self._entries, seeds, followed, self._reach_if_all_watched(followed), self)
         results = [_finish(grads.get(s._id), s, unconnected) for s in flat_sources]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
@@ -414,7 +415,7 @@ class GradientTape:
         unconnected = UnconnectedGradients(unconnected_gradients)
         (y,) = _as_tensors(target, "GradientTape.jacobian: target", single=True)
         flat_sources = _as_tensors(sources, "GradientTape.jacobian: sources")
-        rows = self._rows(y, flat_sources, _one_hots(y.shape, y.dtype))
+        rows = self._rows(y, flat_sources, _one_hots(y, y.shape))
         results = [_jacobian_of(row, y.shape, s, unconnected) for row, s in zip(rows, flat_sources)]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
 
@@ -440,7 +441,7 @@ class GradientTape:
             raise ValueError(f"batch_jacobian needs target and source with the same first (batch) "
                              f"dimension, got shapes {tuple(y.shape)} and {tuple(x.shape)}.")
         batch = y.shape[0]
-        seeds = [np.broadcast_to(seed, y.shape) for seed in _one_hots(y.shape[1:], y.dtype)]
+        seeds = _one_hots(y, y.shape[1:])
         (row,) = self._rows(y, [x], seeds)
         if all(g is None for g in row) and unconnected is UnconnectedGradients.NONE:
             return None
@@ -448,11 +449,11 @@ class GradientTape:
         stacked = _ops.stack(columns, axis=1) if columns else _ops.zeros((batch, 0) + tuple(x.shape[1:]), x.dtype)
         return _ops.reshape(stacked, tuple(y.shape) + tuple(x.shape[1:]))
 
-    def _rows(self, y: Tensor, sources: list[Tensor], seeds: list[np.ndarray]) -> list[list[Tensor | None]]:
+    def _rows(self, y: Tensor, sources: list[Tensor], seeds: list[Any]) -> list[list[Tensor | None]]:
         """One backward pass per seed; returns, per source, the list of gradients."""
         ids = [s._id for s in sources]
         rows: list[list[Tensor | None]] = [[] for _ in sources]
-        with self._computing_gradient():
+        with self._computing_gradient(y):
             followed = self._followed(sources)
             reach = self._reach_if_all_watched(followed)
             for seed in seeds:
@@ -474,7 +475,7 @@ class GradientTape:
         return set(self._tracked) if self._watched <= set(sources) else None
 
     @contextlib.contextmanager
-    def _computing_gradient(self) -> Iterator[None]:
+    def _computing_gradient(self, target: Tensor | None) -> Iterator[None]:
         if self._spent:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
                                "gradients (or jacobians)")
@@ -491,7 +492,10 @@ class GradientTape:
         if events.listeners:
             events.emit("gradient_start", tape=self, memory=self.memory_info())
         try:
-            yield
+            # The backward pass runs where the target lives: what it creates (zeros for an unused
+            # output, a checkpoint's recomputation) lands beside the values it meets.
+            with backends.use(backends.current() if target is None else backends.backend_of(target._value)):
+                yield
         finally:
             if not self._persistent:
                 self._spent = True
@@ -504,7 +508,10 @@ class GradientTape:
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""
-    base = array.base
+    try:
+        base = array.base           # NumPy and CuPy views know their base...
+    except AttributeError:
+        return array                # ...the standard has no such thing
     while base is not None and hasattr(base, "nbytes"):
         array, base = base, base.base
     return array
@@ -556,10 +563,10 @@ def _finish(grad: Tensor | None, source: Tensor, unconnected: UnconnectedGradien
     return grad
 
 
-def _one_hots(shape: tuple[int, ...], dtype: Any) -> list[np.ndarray]:
-    size = int(np.prod(shape, dtype=np.int64))
-    eye = np.eye(size, dtype=dtype.as_numpy_dtype_)
-    return [row.reshape(shape) for row in eye]
+def _one_hots(y: Tensor, shape: tuple[int, ...]) -> list[Any]:
+    """One seed per position of ``shape``: 1 there and 0 elsewhere, broadcast to ``y``'s shape, on its device."""
+    eye = np.eye(math.prod(shape), dtype=y.dtype.as_numpy_dtype_)
+    return [backends.asarray_beside(y._value, np.broadcast_to(row.reshape(shape), y.shape)) for row in eye]
 
 
 def _jacobian_of(row: list[Tensor | None], target_shape: tuple[int, ...], source: Tensor,

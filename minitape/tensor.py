@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape import dtypes
+from minitape import backends, dtypes
 from minitape.dtypes import DType
 
 #: Tensor and variable ids come from one counter, so ids also give creation order.
@@ -112,12 +112,12 @@ class _Operators:
 
     def __format__(self, spec: str) -> str:
         if spec and self.ndim == 0:
-            return format(self._value.item(), spec)
+            return format(self.numpy().item(), spec)
         return format(str(self), spec)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         # A read-only view: NumPy may read our buffer but never write to it.
-        array = np.asarray(self._value, dtype=dtype)
+        array = np.asarray(backends.to_numpy(self._value), dtype=dtype)
         if array is self._value or array.base is not None:
             array = array.view()
             array.flags.writeable = False
@@ -137,11 +137,12 @@ class _Operators:
 
     @property
     def device(self) -> str:
-        return "/device:CPU:0"
+        """The full name of the device that holds the value, as TensorFlow spells it."""
+        return backends.backend_of(self._value).device_name
 
     def numpy(self) -> np.ndarray | np.generic:
-        """A NumPy copy of the value (a NumPy scalar for a 0-d tensor), as TF returns."""
-        value = np.asarray(self._value)
+        """A NumPy copy of the value on the host (a NumPy scalar for a 0-d tensor), as TF returns."""
+        value = backends.to_numpy(self._value)
         return value[()] if value.ndim == 0 else value.copy()
 
     def _repr_svg_(self) -> str:
@@ -203,6 +204,14 @@ class Tensor(_Operators):
         value = self.numpy()
         return f"minitape.Tensor({value!s}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
+    def cpu(self) -> "Tensor":
+        """A copy on the host (NumPy); gradients flow back to this tensor's device.
+
+        >>> tf.constant([1.0]).cpu().device
+        '/job:localhost/replica:0/task:0/device:CPU:0'
+        """
+        return _ops.to_device(self, "CPU:0")
+
 
 def wrap(value: Any, id: int | None = None) -> Tensor:
     """Make a Tensor around an existing array, without copying (the op path's fast constructor)."""
@@ -234,7 +243,7 @@ class Variable(_Operators):
                  dtype: Any = None) -> None:
         if callable(initial_value):
             initial_value = initial_value()
-        self._value = constant(initial_value, dtype=dtype)._value
+        self._value = constant(initial_value, dtype=dtype)._value     # here, or where a tensor given lives
         self._id = next_id()
         self.trainable = bool(trainable)
         self.name = f"{name or 'Variable'}:0"
@@ -252,7 +261,7 @@ class Variable(_Operators):
 
     def assign(self, value: Any) -> "Variable":
         """Replace the value (same shape and dtype).  Saved snapshots keep the old one."""
-        new = constant(value, dtype=self.dtype)._value
+        new = self._coerce(value)
         if new.shape != self._value.shape:
             raise ValueError(
                 f"Cannot assign value to variable '{self.name}': Shape mismatch. The variable shape "
@@ -261,10 +270,18 @@ class Variable(_Operators):
         return self
 
     def assign_add(self, delta: Any) -> "Variable":
-        return self.assign(self._value + constant(delta, dtype=self.dtype)._value)
+        return self.assign(self._value + self._coerce(delta))
 
     def assign_sub(self, delta: Any) -> "Variable":
-        return self.assign(self._value - constant(delta, dtype=self.dtype)._value)
+        return self.assign(self._value - self._coerce(delta))
+
+    def _coerce(self, value: Any) -> Any:
+        """``value`` as an array of this variable's dtype and device; a tensor on another device is an error."""
+        if isinstance(value, _Operators):
+            backends.check_same_device(f"assign to variable '{self.name}'", (self._value, value._value))
+            if value._value.dtype == self._value.dtype:
+                return value._value         # values are never mutated: sharing the array is safe
+        return array_on(backends.backend_of(self._value), value, dtype=self.dtype)
 
 
 def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
@@ -278,15 +295,22 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
     (minitape.float32, minitape.int32, minitape.float64)
     >>> tf.constant(2.0, shape=(2,))
     <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([2., 2.], dtype=float32)>
+
+    It goes to the current device (see ``tf.device``); a tensor given keeps its own.
     """
+    backend = backends.backend_of(value._value) if isinstance(value, _Operators) else backends.current()
+    return Tensor(array_on(backend, value, dtype, shape))
+
+
+def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """``value`` (a number, nested list, NumPy array or tensor) as a new array of ``backend``, by TF's dtype rules."""
     if isinstance(value, _Operators):
-        value = value._value
+        value = backends.to_numpy(value._value)
     target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
     array = _to_array(value, target)
     if shape is not None:
         array = np.broadcast_to(array, tuple(shape)).copy()
-    # A 0-d value is kept as a NumPy scalar: immutable, and NumPy computes on it several times faster.
-    return Tensor(array[()] if array.ndim == 0 else array)
+    return backend.from_numpy(array)
 
 
 def _default_dtype(value: Any) -> np.dtype | None:

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from minitape import backends
 from minitape.events import Event
 from minitape.printing import format_array
 from minitape.tensor import Tensor, Variable
@@ -174,11 +175,11 @@ class Scene:
         self.current = id(entry)
         for i, g in zip(entry.outputs, output_grads):
             if g is not None and i in self.values:
-                self.values[i].grad = np.asarray(g._value)
+                self.values[i].grad = g.numpy()
         for i, g in zip(entry.inputs, input_grads):
             if g is not None and i in self.values:
                 node = self.values[i]
-                node.grad = np.asarray(g._value) if node.grad is None else node.grad + np.asarray(g._value)
+                node.grad = g.numpy() if node.grad is None else node.grad + g.numpy()
         self.said = f"backward through {self.ops[id(entry)].name}: gradients flow to its inputs"
 
     def _on_recompute_start(self, function: str, entry: Any, memory: Any = None) -> None:
@@ -207,7 +208,7 @@ class Scene:
         if spec is not None and hasattr(spec, "shape"):
             node.shape, node.dtype = tuple(spec.shape), spec.dtype.name
         if isinstance(spec, Tensor | Variable) and node.value is None:
-            node.value = np.asarray(spec._value)
+            node.value = spec.numpy()
         return node
 
     # -- drawing --------------------------------------------------------------
@@ -349,7 +350,7 @@ def _output_specs(entry: Any) -> list[Any]:
 
 def _describe_kept(entry: Any) -> str:
     kept = entry.residuals()
-    size = sum(int(t._value.nbytes) for _, t in kept)
+    size = sum(backends.nbytes(t._value) for _, t in kept)
     roles = ", ".join(f"input {r}" if isinstance(r, int) else str(r) for r, _ in kept)
     return f"{roles} ({size:,} bytes)"
 

@@ -77,6 +77,41 @@ with tf.GradientTape() as outer:
 dy, outer.gradient(dy, x)
 
 # %% [markdown]
+# ## Where tensors live
+# Every tensor says which device holds it. `with tf.device("GPU:0"):` puts new tensors on a GPU
+# through CuPy (`pip install 'minitape[gpu]'`). Without one, minitape says what is missing. The
+# tape works the same on any backend; here it runs on array-api-strict, a stand-in library that
+# has nothing but the Python array API standard.
+
+# %%
+print(x.device)
+try:
+    with tf.device("GPU:0"):
+        on_gpu = tf.constant([1.0, 2.0])
+    print("on", on_gpu.device)
+except tf.errors.DeviceNotFoundError as error:
+    print("DeviceNotFoundError:", error)
+
+with tf.backends.use("array_api_strict"):
+    s = tf.constant([0.5, 1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(s)
+        y = tf.reduce_sum(tf.sin(s) * s)
+    grad = tape.gradient(y, s)
+type(grad._value), grad.numpy()
+
+# %% [markdown]
+# Two tensors on different devices never meet silently: copy one explicitly with `x.cpu()` or
+# `tf.to_device`. The copy is an op, so gradients flow back across it.
+
+# %%
+try:
+    s + tf.constant(1.0)
+except tf.errors.InvalidArgumentError as error:
+    print("InvalidArgumentError:", error)
+s.cpu() + tf.constant(1.0)
+
+# %% [markdown]
 # ## Exercises
 # 1. Predict `tape.gradient(y, x)` for `y = x * x + x` at `x = 3`, then check.
 # 2. Why is the gradient of `tf.cast(x, tf.int32)` with respect to `x` `None`?

@@ -26,3 +26,22 @@ def seed_function_timeline():
 @pytest.fixture
 def seed_timeline():
     return seed_function_timeline
+
+
+# The op and gradient suites run once per backend: NumPy; array-api-strict, a stand-in foreign
+# backend with nothing but the array API standard, so any NumPy habit in the op table fails there;
+# and CuPy, where CuPy and a CUDA device are present.
+BACKENDS = ["numpy", "array_api_strict", pytest.param("cupy", marks=pytest.mark.gpu)]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def backend(request):
+    """New tensors go to this backend for the whole module (module scope: hypothesis allows it)."""
+    if request.param == "cupy":
+        pytest.importorskip("cupy", reason="the GPU suite needs CuPy: pip install 'minitape[gpu]'")
+        try:
+            tf.backends.gpu(0)
+        except tf.errors.DeviceNotFoundError as error:
+            pytest.skip(str(error))
+    with tf.backends.use(request.param) as chosen:
+        yield chosen

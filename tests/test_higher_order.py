@@ -4,6 +4,8 @@ import pytest
 
 import minitape as tf
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 
 def second_derivative(f, x):
     """d²/dx² of sum(f(x)), elementwise (f acts elementwise) via two nested tapes."""

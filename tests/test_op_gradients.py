@@ -12,6 +12,8 @@ from hypothesis.extra import numpy as hnp
 import minitape as tf
 from minitape.gradcheck import check_gradients
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 settings.register_profile("minitape", max_examples=25, deadline=None)
 settings.load_profile("minitape")
 
@@ -140,6 +142,12 @@ def test_shape_and_composite_ops(name, f, shape):
     check_gradients(f, x)
 
 
+def needs_dtype(dtype):
+    """Skip when the current backend has no arrays of ``dtype`` (the array API has no float16)."""
+    if getattr(tf.backends.current().xp, dtype.name, None) is None:
+        pytest.skip(f"{tf.backends.current().name} has no {dtype.name}")
+
+
 def _tanh_product_gradients(x, y):
     with tf.GradientTape() as tape:
         tape.watch([x, y])
@@ -150,6 +158,7 @@ def _tanh_product_gradients(x, y):
 @pytest.mark.parametrize("dtype", [tf.float16, tf.float32, tf.float64])
 @given(data=st.data())
 def test_gradients_keep_the_source_dtype(dtype, data):
+    needs_dtype(dtype)
     shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=2, max_side=3))
     x64, y64 = (data.draw(arrays(s, -1, 1)) for s in shapes.input_shapes)
     x, y = tf.constant(x64, dtype), tf.constant(y64, dtype)
@@ -172,3 +181,21 @@ def test_cast_passes_gradients_between_float_dtypes_and_stops_at_integers():
     np.testing.assert_array_equal(tape.gradient(via_float32, x).numpy(), [3.0, 3.0])
     assert tape.gradient(via_float32, x).dtype == tf.float64
     assert tape.gradient(via_int, x) is None
+
+
+def test_one_hot_and_where_indices_follow_tensorflow():
+    np.testing.assert_array_equal(tf.one_hot([2, 0, -1], 3).numpy(), [[0, 0, 1], [1, 0, 0], [0, 0, 0]])
+    signs = tf.one_hot([1], 2, on_value=5, off_value=-1)
+    assert (signs.dtype, signs.numpy().tolist()) == (tf.int32, [[-1, 5]])
+    assert tf.one_hot([[1, 0]], 2, axis=0).shape == (2, 1, 2)
+    indices = tf.where(tf.constant([[True, False], [False, True]]))
+    assert indices.dtype == tf.int64
+    np.testing.assert_array_equal(indices.numpy(), [[0, 0], [1, 1]])
+    assert tf.where(tf.constant(True)).shape == (1, 0)
+
+
+def test_indexing_takes_tensorflows_basic_indices_only():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert x[tf.constant(1), ::-1].numpy().tolist() == [4.0, 3.0]
+    with pytest.raises(TypeError, match=r"valid indices, got \[0, 1\]; use tf.gather"):
+        x[[0, 1]]

@@ -43,7 +43,7 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
 def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False) -> Tensor:
     """Cross-entropy against integer class labels, one loss per example."""
     y_pred = ops.as_operand(y_pred)
-    classes = np.asarray(ops.as_operand(y_true)._value).astype(np.int64).reshape(tuple(y_pred.shape[:-1]))
+    classes = ops.as_operand(y_true).numpy().astype(np.int64).reshape(tuple(y_pred.shape[:-1]))
     # From probabilities, Keras clips first and lets the softmax renormalise: logits = log(clip(p)).
     logits = y_pred if from_logits else ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
     return nn.sparse_softmax_cross_entropy_with_logits(classes, logits)
