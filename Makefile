@@ -8,13 +8,18 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to start as root (containers, CI) unless told that is intended.
 AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test bench browser docs clean
+.PHONY: lab test test-gpu bench browser docs clean
 
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab $(AS_ROOT) notebooks/00_tour.ipynb
 
 test: $(VENV)/.dev-installed browser
 	$(BIN)/python -m pytest -q
+
+# On a machine with a CUDA GPU: add CuPy, then run the suites on it (tests marked gpu).
+test-gpu: $(VENV)/.dev-installed
+	$(BIN)/python -m pip install --quiet -e ".[gpu]"
+	$(BIN)/python -m pytest -q -m gpu
 
 # The player's browser test drives the system's Chromium; install it from the system's packages.
 browser:

@@ -170,9 +170,9 @@ def asarray_beside(array: Any, host: np.ndarray) -> Any:
     return host if xp is np else xp.asarray(host, device=device_of(array))
 
 
-def zeros_beside(xp: ModuleType, shape: tuple[int, ...], array: Any) -> Any:
-    """Zeros of ``shape`` with the dtype and device of ``array``."""
-    return xp.zeros(shape, dtype=array.dtype, device=device_of(array))
+def full_beside(array: Any, shape: tuple[int, ...], value: float | int | bool) -> Any:
+    """An array of ``shape`` filled with ``value``, with the dtype and device of ``array`` (made there, not copied)."""
+    return namespace(array).full(shape, value, dtype=array.dtype, device=device_of(array))
 
 
 def nbytes(array: Any) -> int:

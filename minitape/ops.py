@@ -243,9 +243,12 @@ def _like(value: Any, other: Tensor) -> Tensor:
     """Convert a non-tensor operand to the dtype and device of the tensor it meets (TF's rule)."""
     kind = type(value)
     array = other._value
-    if (kind is float or kind is int) and by_type.get(type(array)) is np:
-        if kind is int or type(array.dtype) in FLOATING:
-            return wrap(array.dtype.type(value))        # NumPy's fast path: a scalar, no conversion rules
+    if kind is float or kind is int:
+        if by_type.get(type(array)) is np:
+            if kind is int or type(array.dtype) in FLOATING:
+                return wrap(array.dtype.type(value))    # NumPy's fast path: a scalar, no conversion rules
+        elif kind is int or backends.is_floating(array):
+            return wrap(backends.full_beside(array, (), value))
     if isinstance(value, Tensor | Variable):
         return as_operand(value)
     backend = backends.backend_of(array)
@@ -458,7 +461,13 @@ multiply = binary("multiply", lambda xp, x, y: x * y,   lambda g, ans, x, y: g *
     >>> tf.multiply([1.0, 2.0], [3.0, 4.0]).numpy()
     array([3., 8.], dtype=float32)
     """)
-divide = binary("divide", _quiet(lambda xp, x, y: x / y), lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
+def _true_divide(xp, x, y):
+    if not backends.is_floating(x):         # integers divide to float64, as in TensorFlow
+        x, y = xp.astype(x, xp.float64), xp.astype(y, xp.float64)
+    return x / y
+
+
+divide = binary("divide", _quiet(_true_divide), lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
     Elementwise ``x / y``.  Integers divide to float64, as in TensorFlow.
 
     >>> tf.divide([1.0], [4.0]).numpy()
@@ -844,7 +853,7 @@ def _scatter_forward(xp, g, indices, shape, axis):
     flat = indices.reshape(-1)
     rows = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
     if hasattr(getattr(xp, "add", None), "at"):         # NumPy and CuPy sum repeated indices in place
-        out = backends.zeros_beside(xp, (rows.shape[0], shape[axis], rows.shape[2]), g)
+        out = backends.full_beside(g, (rows.shape[0], shape[axis], rows.shape[2]), 0)
         xp.add.at(out, (slice(None), backends.asarray_beside(g, flat)), rows)
     else:                                               # the standard has no scatter: a one-hot product
         hits = backends.asarray_beside(g, flat[:, None] == np.arange(shape[axis]))
@@ -881,7 +890,7 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
 
 def _ungetitem_forward(xp, g, key, shape):
     """Zeros of ``shape`` with ``g`` written where ``x[key]`` read (a basic key reads each place once)."""
-    out = backends.zeros_beside(xp, shape, g)
+    out = backends.full_beside(g, shape, 0)
     place = tuple(k for k in key if k is not None)      # None adds an axis to g that out does not have
     out[place] = xp.reshape(g, out[place].shape)
     return out

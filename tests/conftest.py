@@ -28,9 +28,9 @@ def seed_timeline():
     return seed_function_timeline
 
 
-# The op and gradient suites run once per backend: NumPy; array-api-strict, a stand-in foreign
-# backend with nothing but the array API standard, so any NumPy habit in the op table fails there;
-# and CuPy, where CuPy and a CUDA device are present.
+# The op, gradient, tape, checkpointing and Keras suites run once per backend: NumPy;
+# array-api-strict, a stand-in foreign backend with nothing but the array API standard, so any
+# NumPy habit fails there; and CuPy, where CuPy and a CUDA device are present.
 BACKENDS = ["numpy", "array_api_strict", pytest.param("cupy", marks=pytest.mark.gpu)]
 
 

@@ -4,6 +4,8 @@ import pytest
 
 import minitape as tf
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 
 def test_dense_builds_on_first_call_and_names_variables():
     layer = tf.keras.layers.Dense(3, name="hidden")

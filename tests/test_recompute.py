@@ -7,6 +7,8 @@ import minitape as tf
 from minitape.schedules import in_order
 from tracing import traced_forward
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 RNG = np.random.default_rng(0)
 
 

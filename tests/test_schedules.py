@@ -7,6 +7,8 @@ import pytest
 import minitape as tf
 from minitape.schedules import chain_schedule, revolve_recomputations
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 
 def formula(n, c):
     t = 0

@@ -9,6 +9,8 @@ import pytest
 
 import minitape as tf
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 
 def watched_square(x):
     with tf.GradientTape() as tape:
