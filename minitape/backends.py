@@ -135,17 +135,31 @@ def namespace(array: Any) -> ModuleType:
         raise TypeError(f"minitape cannot hold an array of type {type(array).__name__!r}.") from None
     if xp not in _by_namespace:
         raise TypeError(f"minitape has no backend for {type(array).__name__!r} arrays; it knows "
-                        f"{', '.join(sorted(_by_name))}.")
+                        f"{', '.join(sorted(_by_name))}. Add one with minitape.backends.get({xp.__name__!r}).")
     by_type[type(array)] = xp
     return xp
 
 
 def backend_of(array: Any) -> Backend:
     """The backend (namespace and device) that holds ``array``."""
-    backend = _by_namespace[namespace(array)]
-    if backend.kind == "GPU":
-        return gpu(int(array.device.id))
-    return backend
+    xp = namespace(array)
+    if xp is np:
+        return NUMPY
+    home = _by_namespace[xp]
+    place = device_of(array)
+    return home if place == home.device else _elsewhere(home, place)
+
+
+def _elsewhere(home: Backend, place: Any) -> Backend:
+    """The backend for a second (third...) device of ``home``'s library: GPU:1, or a test library's."""
+    if home.kind == "GPU":
+        return gpu(int(place.id))
+    known = [b for b in _by_name.values() if b.xp is home.xp]
+    found = next((b for b in known if b.device == place), None)
+    if found is None:
+        found = Backend(home.name, home.xp, home.kind, index=len(known), device=place, to_numpy=home._to_numpy)
+        _by_name[f"{home.name}:{found.index}"] = found
+    return found
 
 
 def to_numpy(array: Any) -> np.ndarray:

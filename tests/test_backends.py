@@ -182,3 +182,41 @@ def test_a_keras_model_trains_where_it_was_built():
             losses.append(float(loss))
     assert all(backends.namespace(v._value) is not np for v in model.trainable_variables)
     assert losses[-1] < losses[0]
+
+
+def second_device():
+    """array-api-strict's second device: a stand-in for a GPU on this machine (not the default device)."""
+    xp = backends.get("array_api_strict").xp
+    return backends.backend_of(xp.asarray(0.0, device=xp.Device("device1")))
+
+
+def test_ops_make_their_helper_arrays_beside_their_inputs():
+    # Built on the second device; differentiated outside any device block, where new tensors
+    # would go to NumPy.  A helper array made in the wrong place (a scalar, zeros, a mask, a
+    # one-hot, a jacobian seed, a recomputation) meets the inputs and fails.
+    with backends.use(second_device()):
+        x = tf.constant([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+        w = tf.Variable(tf.random.normal((3, 4)))
+        classes = tf.constant([1, 0])
+    block = tf.recompute_grad(lambda h: tf.nn.dropout(tf.nn.relu(h @ w), rate=0.25))
+
+    def f(x):
+        picked = tf.gather(x, [2, 0, 2], axis=1)[:, None, 1:] * 2.0 + x[0, 1]
+        logits = block(tf.where(x > 0, x, 0.1 * x)) + tf.reduce_sum(picked)
+        return tf.nn.sparse_softmax_cross_entropy_with_logits([3, 1], logits) + tf.reduce_max(tf.one_hot(classes, 4))
+
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+        z = tf.tanh(x) * 1.0
+    for grad in (tape.gradient(y, [x, w]) + [tape.jacobian(y, x), tape.batch_jacobian(z, x)]):
+        assert grad.device.endswith("CPU:1"), grad.device
+    assert y.device == x.device == w.device
+
+
+def test_two_devices_of_one_library_are_named_apart():
+    with backends.use(second_device()):
+        there = tf.constant([1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"input 0 is on .*CPU:0 \(array_api_strict\) but "
+                                                             r"input 1 is on .*CPU:1 \(array_api_strict\)"):
+        on_strict([1.0]) * there
