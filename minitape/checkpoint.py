@@ -28,7 +28,7 @@ from typing import Any
 
 from minitape import backends, events, nest, random
 from minitape.ops import Discarded, identity, zeros_like
-from minitape.tape import (GradientTape, UnconnectedGradients, memory_now, record, stop_recording,
+from minitape.tape import (Entry, GradientTape, UnconnectedGradients, memory_now, record, stop_recording,
                            variable_accessed, watch_variable_reads)
 from minitape.tensor import Tensor, Variable, convert_to_tensor, wrap
 
@@ -92,7 +92,7 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
     return checkpointed
 
 
-class RecomputeEntry:
+class RecomputeEntry(Entry):
     """The tape's record of a checkpointed call: inputs and variables, not activations."""
 
     def __init__(self, f: Callable, run: Callable, args: tuple, kwargs: dict, variables: list[Variable],
@@ -188,7 +188,7 @@ def custom_gradient(f: Callable) -> Callable:
     return decorated
 
 
-class CustomEntry:
+class CustomEntry(Entry):
     """The tape's record of a ``custom_gradient`` call: its ``grad_fn`` is the VJP."""
 
     def __init__(self, grad_fn: Callable, inputs: list[Tensor], variables: list[Variable],

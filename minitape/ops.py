@@ -121,24 +121,6 @@ class Discarded(tuple):
 _DISCARDED: collections.defaultdict = collections.defaultdict(lambda: collections.defaultdict(dict))
 
 
-def _call_vjp(vjp: Callable, g: Tensor, ans: Tensor | None, saved: tuple, params: dict) -> Tensor:
-    """``vjp(g, ans, *saved, **params)``, without building argument tuples for one or two inputs."""
-    if not params:
-        if len(saved) == 1:
-            return vjp(g, ans, saved[0])
-        if len(saved) == 2:
-            return vjp(g, ans, saved[0], saved[1])
-    return vjp(g, ans, *saved, **params)
-
-
-def _ids(tensors: tuple[Tensor, ...]) -> tuple[int, ...]:
-    if len(tensors) == 1:
-        return (tensors[0]._id,)
-    if len(tensors) == 2:
-        return (tensors[0]._id, tensors[1]._id)
-    return tuple([t._id for t in tensors])
-
-
 class OpEntry(tuple):
     """The tape's record of one op: ``(op, input ids, output ids, ans, saved inputs, params)``.
 
@@ -156,22 +138,33 @@ class OpEntry(tuple):
 
     @staticmethod
     def make(op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> "OpEntry":
-        return OpEntry((op, _ids(inputs), (output._id,), output if op.keep_ans else Discarded.of(output),
+        # One or two inputs, the common cases, without a loop: this runs for every recorded op.
+        if len(inputs) == 1:
+            ids = (inputs[0]._id,)
+        elif len(inputs) == 2:
+            ids = (inputs[0]._id, inputs[1]._id)
+        else:
+            ids = tuple([t._id for t in inputs])
+        return OpEntry((op, ids, (output._id,), output if op.keep_ans else Discarded.of(output),
                         inputs if op.keep_all else op.save(inputs), params))
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         op, input_ids, _, ans, saved, params = self
-        g = output_grads[0]
+        g, vjps = output_grads[0], op.vjps
         grads: list[Tensor | None] = [None] * len(input_ids)
         for k in builtins.range(len(input_ids)):
             if input_ids[k] not in needed:
                 continue
             if op.variadic:
-                grad = op.vjps(k, g, ans, *saved, **params)
-            elif op.vjps[k] is None:
+                grad = vjps(k, g, ans, *saved, **params)
+            elif vjps[k] is None:
                 continue
+            elif params or len(saved) > 2:
+                grad = vjps[k](g, ans, *saved, **params)
+            elif len(saved) == 2:           # no parameters: no argument tuple to build (the common case)
+                grad = vjps[k](g, ans, saved[0], saved[1])
             else:
-                grad = _call_vjp(op.vjps[k], g, ans, saved, params)
+                grad = vjps[k](g, ans, saved[0])
             if op.broadcasts:
                 kept = saved[k]
                 shape = kept[0] if type(kept) is Discarded else kept._value.shape
@@ -186,6 +179,15 @@ class OpEntry(tuple):
         if type(ans) is Tensor:
             kept.append(("output", ans))
         return kept
+
+    def kept(self) -> Sequence[Tensor]:
+        # Memory accounting reads this for every entry: the common cases build nothing.
+        op, _, _, ans, saved, _ = self
+        if op.keep_all:
+            return saved + (ans,) if op.keep_ans else saved
+        if op.keep_none:
+            return (ans,) if op.keep_ans else ()
+        return [t for t in saved if type(t) is Tensor] + ([ans] if op.keep_ans else [])
 
     def __repr__(self) -> str:
         return f"OpEntry({self.op.name}, inputs={self.inputs}, outputs={self.outputs})"

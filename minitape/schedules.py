@@ -26,7 +26,7 @@ from typing import Any
 from minitape import events, random
 from minitape.checkpoint import recompute_grad
 from minitape.ops import Discarded, as_operand, identity, zeros_like
-from minitape.tape import GradientTape, record, stop_recording, variable_accessed, watch_variable_reads
+from minitape.tape import Entry, GradientTape, record, stop_recording, variable_accessed, watch_variable_reads
 from minitape.tensor import Tensor, wrap
 
 
@@ -260,7 +260,7 @@ def checkpoint_chain(functions: Sequence[Callable], input: Any, snapshots: int) 
     return output
 
 
-class ChainEntry:
+class ChainEntry(Entry):
     """The tape's record of a whole chain: its stored states, and the last step on a local tape."""
 
     def __init__(self, functions: list[Callable], plan: Schedule) -> None:

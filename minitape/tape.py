@@ -32,7 +32,7 @@ import itertools
 import logging
 import math
 import threading
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -66,6 +66,10 @@ class Entry(Protocol):
     def residuals(self) -> list[tuple[int | str, Tensor]]:
         """The values this entry keeps alive for its backward step, each with its role:
         an input's position, or a word such as ``"output"``."""
+
+    def kept(self) -> Sequence[Tensor]:
+        """The tensors of :meth:`residuals` without their roles: what memory accounting counts."""
+        return [t for _, t in self.residuals()]
 
 
 class UnconnectedGradients(enum.Enum):
@@ -147,7 +151,12 @@ def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[i
 
     grads = {i: g for i, g in seeds.items() if i in reach}
     for entry in reversed(relevant):
-        out_grads = _take_output_grads(grads, entry.outputs, sources)
+        outputs = entry.outputs
+        if len(outputs) == 1:          # the common case, without a call: see _take_output_grads
+            g = grads.get(outputs[0]) if outputs[0] in sources else grads.pop(outputs[0], None)
+            out_grads = None if g is None else [g]
+        else:
+            out_grads = _take_output_grads(grads, outputs, sources)
         if out_grads is None:
             continue                   # nothing flows back through this entry
         in_grads = entry.backward(out_grads, reach)
@@ -166,10 +175,6 @@ def _take_output_grads(grads: dict[int, Tensor], outputs: tuple[int, ...], sourc
     Every later entry has run, so each gradient is complete: take it out of ``grads``
     (freeing memory as the pass goes), unless a source needs it at the end.
     """
-    if len(outputs) == 1:                       # the common case, kept cheap
-        (i,) = outputs
-        g = grads.get(i) if i in sources else grads.pop(i, None)
-        return None if g is None else [g]
     taken = [grads.get(i) if i in sources else grads.pop(i, None) for i in outputs]
     for g in taken:
         if g is not None:
@@ -322,13 +327,14 @@ class GradientTape:
 
     def _account(self) -> None:
         """Count the buffers of the entries recorded since the last count (so each entry is counted once)."""
-        first = self._first_id or 0
+        first, buffers = self._first_id or 0, self._buffers
         for entry in itertools.islice(self._entries, self._counted, None):
-            for _, value in entry.residuals():
+            for value in entry.kept():
                 if value._id >= first:
-                    root = _root_buffer(value._value)
-                    if id(root) not in self._buffers:
-                        self._buffers[id(root)] = root
+                    array = value._value
+                    root = array if getattr(array, "base", None) is None else _root_buffer(array)
+                    if id(root) not in buffers:
+                        buffers[id(root)] = root
                         self._held += backends.nbytes(root)
         self._counted = len(self._entries)
         self._peak = max(self._peak, self._held)
