@@ -94,12 +94,18 @@ NUMPY = Backend("numpy", np, to_numpy=np.asarray)
 
 #: Array type to namespace: the op path's one lookup.  NumPy scalars count: 0-d values are kept as them.
 by_type: dict[type, ModuleType] = {np.ndarray: np}
-by_type.update({np.dtype(d.name).type: np for d in dtypes.ALL})
+by_type.update({scalar: np for scalar in (d.as_numpy_dtype_.type for d in dtypes.ALL)})
 
-#: The classes of NumPy's floating-point dtypes (NumPy gives each dtype a class of its own): the op
-#: path's quick test of "can this be differentiated?".  Other libraries' dtypes miss it and ask
-#: :func:`is_floating`; classes, not dtypes, so that no other library's dtype is compared with NumPy's.
-FLOATING: frozenset[type] = frozenset(type(d.as_numpy_dtype_) for d in dtypes.ALL if d.is_floating)
+#: NumPy's scalar types (0-d values are kept as these), each with its one dtype.  The op path asks
+#: a value's type rather than its ``.dtype``, which a NumPy scalar builds anew each time.
+SCALARS: dict[type, np.dtype] = {d.as_numpy_dtype_.type: d.as_numpy_dtype_ for d in dtypes.ALL}
+
+#: The op path's quick test of "can this be differentiated?": NumPy's floating scalar types and
+#: the classes of its floating dtypes (NumPy gives each dtype a class of its own).  Other libraries'
+#: values miss it and ask :func:`is_floating`.  Classes, not dtypes, so that no other library's
+#: dtype is ever compared with NumPy's.
+FLOATING: frozenset[type] = frozenset(
+    kind for d in dtypes.ALL if d.is_floating for kind in (d.as_numpy_dtype_.type, type(d.as_numpy_dtype_)))
 
 _by_namespace: dict[ModuleType, Backend] = {np: NUMPY}
 _by_name: dict[str, Backend] = {"numpy": NUMPY}
@@ -119,7 +125,7 @@ def register(backend: Backend, array_type: type) -> Backend:
 
 def is_floating(array: Any) -> bool:
     """Whether ``array`` holds floating-point numbers: only those are differentiated."""
-    return type(array.dtype) in FLOATING or dtypes.of_array(array).is_floating
+    return type(array) in FLOATING or type(array.dtype) in FLOATING or dtypes.of_array(array).is_floating
 
 
 def namespace(array: Any) -> ModuleType:

@@ -93,8 +93,12 @@ class Discarded(tuple):
     @staticmethod
     def of(tensor: Tensor) -> "Discarded":
         # Immutable, so one record serves every value of a dtype and shape: recording allocates none.
-        # One table per array type: dtypes of two libraries never meet in one dict (see dtypes).
+        # A NumPy scalar's type says it all; arrays get one table per array type, so that dtypes
+        # of two libraries never meet in one dict (see dtypes).
         value = tensor._value
+        found = _DISCARDED_SCALAR.get(type(value))
+        if found is not None:
+            return found
         by_shape = _DISCARDED[type(value)][value.dtype]
         shape = value.shape
         found = by_shape.get(shape)
@@ -119,6 +123,7 @@ class Discarded(tuple):
 
 
 _DISCARDED: collections.defaultdict = collections.defaultdict(lambda: collections.defaultdict(dict))
+_DISCARDED_SCALAR = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCALARS.items()}
 
 
 class OpEntry(tuple):
@@ -139,9 +144,10 @@ class OpEntry(tuple):
     @staticmethod
     def make(op: Op, inputs: tuple[Tensor, ...], output: Tensor, params: dict) -> "OpEntry":
         # One or two inputs, the common cases, without a loop: this runs for every recorded op.
-        if len(inputs) == 1:
+        arity = len(inputs)
+        if arity == 1:
             ids = (inputs[0]._id,)
-        elif len(inputs) == 2:
+        elif arity == 2:
             ids = (inputs[0]._id, inputs[1]._id)
         else:
             ids = tuple([t._id for t in inputs])
@@ -150,18 +156,18 @@ class OpEntry(tuple):
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         op, input_ids, _, ans, saved, params = self
-        g, vjps = output_grads[0], op.vjps
-        grads: list[Tensor | None] = [None] * len(input_ids)
-        for k in builtins.range(len(input_ids)):
-            if input_ids[k] not in needed:
+        g, vjps, arity = output_grads[0], op.vjps, len(input_ids)
+        grads: list[Tensor | None] = [None] * arity
+        for k, i in enumerate(input_ids):
+            if i not in needed:
                 continue
             if op.variadic:
                 grad = vjps(k, g, ans, *saved, **params)
             elif vjps[k] is None:
                 continue
-            elif params or len(saved) > 2:
+            elif params or arity > 2:
                 grad = vjps[k](g, ans, *saved, **params)
-            elif len(saved) == 2:           # no parameters: no argument tuple to build (the common case)
+            elif arity == 2:                # no parameters: no argument tuple to build (the common case)
                 grad = vjps[k](g, ans, saved[0], saved[1])
             else:
                 grad = vjps[k](g, ans, saved[0])
@@ -199,23 +205,24 @@ def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tens
     xp = by_type.get(type(first)) or backends.namespace(first)
     # One or two inputs without building an argument tuple: every allocation here brings
     # the garbage collector's next pass closer, on the path every op takes.
-    if len(inputs) == 1 and not params:
+    arity = len(inputs)
+    if params or arity > 2:
+        values = tuple(map(_value_of, inputs))
+        if arity > 1 and builtins.any(by_type.get(type(v)) is not xp for v in values):
+            backends.check_same_device(op.name, values)
+        value = op.forward(xp, *values, **params)
+    elif arity == 1:
         value = op.forward(xp, first)
-    elif len(inputs) == 2 and not params:
+    else:
         second = inputs[1]._value
         if type(second) is not type(first) and (by_type.get(type(second)) or backends.namespace(second)) is not xp:
             backends.check_same_device(op.name, (first, second))
         value = op.forward(xp, first, second)
-    else:
-        values = tuple(map(_value_of, inputs))
-        if len(values) > 1 and builtins.any(by_type.get(type(v)) is not xp for v in values):
-            backends.check_same_device(op.name, values)
-        value = op.forward(xp, *values, **params)
     out = _new(Tensor)                  # Tensor(value) without the call: this is the hot path
     out._value = value
     out._id = next_id()
     tapes = state.tapes
-    if tapes and op.differentiable and (type(value.dtype) in FLOATING or backends.is_floating(value)):
+    if tapes and op.differentiable and (type(value) in FLOATING or backends.is_floating(value)):
         record(OpEntry.make(op, inputs, out, params), tapes)
     return out
 
@@ -311,7 +318,7 @@ def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
 
     def function(x: Any, name: str | None = None) -> Tensor:
         x = x if type(x) is Tensor else as_operand(x)
-        if floating and type(x._value.dtype) not in FLOATING and not backends.is_floating(x._value):
+        if floating and type(x._value) not in FLOATING and not backends.is_floating(x._value):
             _needs_floating(op.name, x)
         return apply(op, (x,))
     return _document(function, name, op, doc)
@@ -330,7 +337,9 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
             x = _like(x, y)
         else:
             x, y = operands(op.name, x, y)
-        if x._value.dtype is not y._value.dtype:
+        xv, yv = x._value, y._value
+        # Two NumPy scalars of one type share their dtype; anything else compares dtypes.
+        if (type(xv) is not type(yv) or type(xv) not in backends.SCALARS) and xv.dtype is not yv.dtype:
             _agree(op.name, x, y)
         return apply(op, (x, y))
     return _document(function, name, op, doc)
