@@ -197,6 +197,9 @@ def full_beside(array: Any, shape: tuple[int, ...], value: float | int | bool) -
 
 def nbytes(array: Any) -> int:
     """Bytes of the buffer behind ``array`` (the standard has no ``nbytes``: size times item size)."""
+    scalar = SCALARS.get(type(array))
+    if scalar is not None:
+        return scalar.itemsize      # asking a NumPy scalar builds its dtype first
     try:
         return int(array.nbytes)
     except AttributeError:

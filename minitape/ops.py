@@ -35,7 +35,7 @@ import numpy as np
 
 from minitape import backends, dtypes
 from minitape.errors import InvalidArgumentError
-from minitape.backends import FLOATING, by_type
+from minitape.backends import FLOATING, SCALARS, by_type
 from minitape.tape import record, state
 from minitape.tensor import Tensor, TensorShape, Variable, array_on, constant, next_id, wrap
 
@@ -123,7 +123,7 @@ class Discarded(tuple):
 
 
 _DISCARDED: collections.defaultdict = collections.defaultdict(lambda: collections.defaultdict(dict))
-_DISCARDED_SCALAR = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCALARS.items()}
+_DISCARDED_SCALAR = {kind: Discarded(((), dtype)) for kind, dtype in SCALARS.items()}
 
 
 class OpEntry(tuple):
@@ -339,7 +339,7 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
             x, y = operands(op.name, x, y)
         xv, yv = x._value, y._value
         # Two NumPy scalars of one type share their dtype; anything else compares dtypes.
-        if (type(xv) is not type(yv) or type(xv) not in backends.SCALARS) and xv.dtype is not yv.dtype:
+        if (type(xv) is not type(yv) or type(xv) not in SCALARS) and xv.dtype is not yv.dtype:
             _agree(op.name, x, y)
         return apply(op, (x, y))
     return _document(function, name, op, doc)

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from minitape import backends, events, nest
+from minitape.events import listeners   # one list, filled and emptied in place: the op path tests it
 from minitape.tensor import Tensor, Variable, next_id, wrap
 
 logger = logging.getLogger("minitape")
@@ -88,7 +89,7 @@ def record(entry: Entry, tapes: list[GradientTape] | None = None) -> None:
         if not tracked.isdisjoint(entry.inputs):
             tape._entries.append(entry)
             tracked.update(entry.outputs)
-            if events.listeners:
+            if listeners:
                 events.emit("op", tape=tape, entry=entry, memory=tape.memory_info())
 
 
@@ -160,7 +161,7 @@ def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[i
         if out_grads is None:
             continue                   # nothing flows back through this entry
         in_grads = entry.backward(out_grads, reach)
-        if events.listeners:
+        if listeners:
             events.emit("backward_step", entry=entry, output_grads=out_grads, input_grads=in_grads, tape=tape,
                         memory=tape.memory_info() if tape is not None else None)
         for i, g in zip(entry.inputs, in_grads):
@@ -327,16 +328,15 @@ class GradientTape:
 
     def _account(self) -> None:
         """Count the buffers of the entries recorded since the last count (so each entry is counted once)."""
-        first, buffers = self._first_id or 0, self._buffers
+        first, buffers, held = self._first_id or 0, self._buffers, self._held
         for entry in itertools.islice(self._entries, self._counted, None):
             for value in entry.kept():
                 if value._id >= first:
-                    array = value._value
-                    root = array if getattr(array, "base", None) is None else _root_buffer(array)
+                    root = _root_buffer(value._value)
                     if id(root) not in buffers:
                         buffers[id(root)] = root
-                        self._held += backends.nbytes(root)
-        self._counted = len(self._entries)
+                        held += backends.nbytes(root)
+        self._held, self._counted = held, len(self._entries)
         self._peak = max(self._peak, self._held)
 
     def saved(self) -> list[dict[str, Any]]:
@@ -514,6 +514,8 @@ class GradientTape:
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""
+    if type(array) in backends.SCALARS:
+        return array                # a NumPy scalar owns its few bytes
     try:
         base = array.base           # NumPy and CuPy views know their base...
     except AttributeError:
