@@ -157,6 +157,8 @@ class OpEntry(tuple):
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         op, input_ids, _, ans, saved, params = self
         g, vjps, arity = output_grads[0], op.vjps, len(input_ids)
+        if arity == 1 and not params and not op.variadic:      # sin, tanh, exp...: the common case, straight
+            return [vjps[0](g, ans, saved[0]) if input_ids[0] in needed and vjps[0] is not None else None]
         grads: list[Tensor | None] = [None] * arity
         for k, i in enumerate(input_ids):
             if i not in needed:

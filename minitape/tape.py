@@ -154,7 +154,8 @@ def backprop(entries: list[Entry], seeds: dict[int, Tensor], sources: Iterable[i
     for entry in reversed(relevant):
         outputs = entry.outputs
         if len(outputs) == 1:          # the common case, without a call: see _take_output_grads
-            g = grads.get(outputs[0]) if outputs[0] in sources else grads.pop(outputs[0], None)
+            out = outputs[0]
+            g = grads.get(out) if out in sources else grads.pop(out, None)
             out_grads = None if g is None else [g]
         else:
             out_grads = _take_output_grads(grads, outputs, sources)
