@@ -38,17 +38,18 @@ def _leaves(structure: Any) -> Iterator[Any]:
 
 def pack_sequence_as(structure: Any, flat: list[Any]) -> Any:
     """Rebuild ``structure`` with its leaves replaced, in order, by ``flat``."""
-    leaves = iter(flat)
+    # A module-level helper, not a closure calling itself: such a closure is a reference
+    # cycle, and would keep the leaves (say, gradients) alive until the garbage collector runs.
+    return _rebuild(structure, iter(flat))
 
-    def rebuild(node: Any) -> Any:
-        if isinstance(node, dict):
-            rebuilt = {key: rebuild(node[key]) for key in sorted(node)}
-            return {key: rebuilt[key] for key in node}
-        if isinstance(node, list | tuple):
-            items = [rebuild(item) for item in node]
-            if isinstance(node, tuple) and hasattr(node, "_fields"):
-                return type(node)(*items)
-            return type(node)(items)
-        return next(leaves)
 
-    return rebuild(structure)
+def _rebuild(node: Any, leaves: Iterator[Any]) -> Any:
+    if isinstance(node, dict):
+        rebuilt = {key: _rebuild(node[key], leaves) for key in sorted(node)}
+        return {key: rebuilt[key] for key in node}
+    if isinstance(node, list | tuple):
+        items = [_rebuild(item, leaves) for item in node]
+        if isinstance(node, tuple) and hasattr(node, "_fields"):
+            return type(node)(*items)
+        return type(node)(items)
+    return next(leaves)

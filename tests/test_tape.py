@@ -297,6 +297,23 @@ def test_non_persistent_tape_releases_saved_arrays_when_gradient_returns():
     assert saved() is None, "after gradient() the tape must let go"
 
 
+def test_gradients_are_freed_as_soon_as_the_caller_drops_them():
+    # Reference counting alone must free them: a reference cycle (say, a self-calling closure
+    # that rebuilds the result's structure) would hold megabytes until the collector runs.
+    w = [tf.Variable(np.ones((100, 100))) for _ in range(2)]
+    gc.collect()
+    gc.disable()
+    try:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w[0] * w[1])
+        grads = tape.gradient(loss, {"first": w[0], "rest": [w[1]]})
+        alive = [weakref.ref(g) for g in (grads["first"], grads["rest"][0])]
+        del grads
+        assert [ref() for ref in alive] == [None, None]
+    finally:
+        gc.enable()
+
+
 def test_backward_runs_only_entries_between_sources_and_target():
     x, unrelated = tf.constant(1.0), tf.constant(2.0)
     with tf.events.timeline() as events:
