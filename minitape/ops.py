@@ -208,18 +208,18 @@ def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tens
     # One or two inputs without building an argument tuple: every allocation here brings
     # the garbage collector's next pass closer, on the path every op takes.
     arity = len(inputs)
-    if params or arity > 2:
-        values = tuple(map(_value_of, inputs))
-        if arity > 1 and builtins.any(by_type.get(type(v)) is not xp for v in values):
-            backends.check_same_device(op.name, values)
-        value = op.forward(xp, *values, **params)
-    elif arity == 1:
-        value = op.forward(xp, first)
-    else:
+    if arity == 1:
+        value = op.forward(xp, first, **params) if params else op.forward(xp, first)
+    elif arity == 2:
         second = inputs[1]._value
         if type(second) is not type(first) and (by_type.get(type(second)) or backends.namespace(second)) is not xp:
             backends.check_same_device(op.name, (first, second))
-        value = op.forward(xp, first, second)
+        value = op.forward(xp, first, second, **params) if params else op.forward(xp, first, second)
+    else:
+        values = tuple(map(_value_of, inputs))
+        if builtins.any(by_type.get(type(v)) is not xp for v in values):
+            backends.check_same_device(op.name, values)
+        value = op.forward(xp, *values, **params)
     out = _new(Tensor)                  # Tensor(value) without the call: this is the hot path
     out._value = value
     out._id = next_id()
@@ -1362,14 +1362,22 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _ints(value: Any) -> tuple[int, ...]:
+    """An int, a list or tuple of ints, or a tensor of them, as a tuple of Python ints."""
+    if type(value) is int:
+        return (value,)
+    if type(value) in (tuple, list) and all(type(n) is int for n in value):
+        return tuple(value)         # the common case, checked without building NumPy arrays
+    return tuple(int(n) for n in np.asarray(_plain(value), dtype=np.int64).reshape(-1))
+
+
 def _shape(shape: Any) -> tuple[int, ...]:
     """A shape given as an int, list, tuple or tensor, as a tuple of ints."""
-    return tuple(int(n) for n in np.asarray(_plain(shape), dtype=np.int64).reshape(-1))
+    return _ints(shape)
 
 
 def _axes(axis: Any, ndim: int, name: str) -> tuple[int, ...]:
-    axis = _plain(axis)
-    axes = tuple(int(a) for a in np.asarray(axis).reshape(-1))
+    axes = _ints(axis)
     for a in axes:
         if ndim == 0:
             raise InvalidArgumentError(f"{name}: axis {a} given, but a scalar has no axes.")
