@@ -219,7 +219,16 @@ def check_same_device(name: str, arrays: tuple) -> None:
             raise InvalidArgumentError(
                 f"{name}: input 0 is on {places[0].device_name} ({places[0].name}) but input {k} is on "
                 f"{place.device_name} ({place.name}); minitape never copies between devices silently. "
-                f"Move one with tf.to_device(x, {places[0].kind + ':' + str(places[0].index)!r}) or x.cpu().")
+                f"{_how_to_join(places[0])}")
+
+
+def _how_to_join(place: Backend) -> str:
+    """What to do when a tensor meets one that lives on ``place``."""
+    if place is NUMPY:
+        return "Bring the other to the host with x.cpu()."
+    if place.kind == "GPU":
+        return f"Copy the other there with tf.to_device(x, 'GPU:{place.index}'), or both to the host with .cpu()."
+    return "Bring both to the host with .cpu()."
 
 
 # --------------------------------------------------------------------------- choosing where new tensors go
