@@ -236,7 +236,8 @@ def unbroadcast(grad: Tensor, shape: Sequence[int]) -> Tensor:
         return grad
     extra = len(grad_shape) - len(shape)
     stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1)
-    return reshape(reduce_sum(grad, axis=tuple(builtins.range(extra)) + stretched), shape)
+    summed = apply(_REDUCTIONS["reduce_sum"], (grad,), {"axis": tuple(builtins.range(extra)) + stretched, "keepdims": False})
+    return _reshaped(summed, shape)
 
 
 # --------------------------------------------------------------------------- operands
@@ -668,14 +669,14 @@ def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
 
 def _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b):
     if transpose_a:
-        return matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    return matmul(g, b, transpose_b=not transpose_b)
+        return _product(b, g, transpose_a=transpose_b, transpose_b=True)
+    return _product(g, b, transpose_b=not transpose_b)
 
 
 def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
     if transpose_b:
-        return matmul(g, a, transpose_a=True, transpose_b=transpose_a)
-    return matmul(a, g, transpose_a=not transpose_a)
+        return _product(g, a, transpose_a=True, transpose_b=transpose_a)
+    return _product(a, g, transpose_a=not transpose_a)
 
 
 _MATMUL = Op("matmul", _matmul_forward, (_matmul_vjp_a, _matmul_vjp_b), keep=(0, 1), broadcasts=True)
@@ -697,6 +698,11 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     if inner_a != inner_b:
         raise InvalidArgumentError(f"matmul: shapes {tuple(a.shape)} and {tuple(b.shape)} do not match "
                                    f"(inner dimensions {inner_a} vs {inner_b}).")
+    return _product(a, b, transpose_a, transpose_b)
+
+
+def _product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
+    """The matmul primitive on tensors known to fit: what ``matmul`` runs once it has checked, and VJPs run."""
     flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
     return apply(_MATMUL, (a, b), flags if transpose_a or transpose_b else _PLAIN_MATMUL)
 
@@ -705,7 +711,12 @@ _PLAIN_MATMUL = {"transpose_a": False, "transpose_b": False}
 
 # ---- shapes
 
-_RESHAPE = Op("reshape", lambda xp, x, shape: xp.reshape(x, shape), (lambda g, ans, x, shape: reshape(g, x.shape),))
+_RESHAPE = Op("reshape", lambda xp, x, shape: xp.reshape(x, shape), (lambda g, ans, x, shape: _reshaped(g, x.shape),))
+
+
+def _reshaped(x: Tensor, shape: Sequence[int]) -> Tensor:
+    """The reshape primitive for a shape known to fit (derivatives use it: no checks to pay)."""
+    return apply(_RESHAPE, (x,), {"shape": tuple(shape)})
 
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
@@ -962,7 +973,7 @@ def _keepdims_shape(shape: tuple, axis: tuple) -> tuple:
 
 def _spread(g: Tensor, x: Any, axis: tuple) -> Tensor:
     """A reduced gradient broadcast back over the reduced axes of ``x``."""
-    return broadcast_to(reshape(g, _keepdims_shape(x.shape, axis)), x.shape)
+    return apply(_BROADCAST_TO, (_reshaped(g, _keepdims_shape(x.shape, axis)),), {"shape": tuple(x.shape)})
 
 
 def _mean_forward(xp, x, axis, keepdims):
