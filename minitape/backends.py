@@ -271,7 +271,7 @@ def get(name: str) -> Backend:
     if not hasattr(xp, "__array_api_version__"):
         raise ValueError(f"{name!r} does not speak the Python array API standard, so minitape cannot use it.")
     sample = xp.asarray(0.0)
-    return register(Backend(name, xp, device=array_api_compat.device(sample)), type(sample))
+    return register(Backend(name, xp, device=device_of(sample)), type(sample))
 
 
 def device(name: str) -> contextlib.AbstractContextManager:
