@@ -5,8 +5,8 @@
     differentiated, in microseconds per op.  Scalars make the arithmetic free,
     so this is all dispatch, recording and the backward loop.
 (b) Real work: a 784-512-512-10 tanh MLP, batch 128, float32, softmax
-    cross-entropy, one forward + backward, as a ratio to the same computation
-    written by hand in NumPy on the same weights (runs interleaved, so machine
+    cross-entropy, one forward (to the loss) + backward, as a ratio to the same
+    computation written by hand in NumPy on the same weights (runs interleaved, so machine
     drift cancels), after checking that the gradients agree.
 (c) The same MLP step on the GPU (CuPy) against minitape on NumPy, where a
     CUDA device and CuPy are present (issue [backends]); otherwise it says why not.
@@ -72,18 +72,18 @@ def make_problem(seed: int = 0) -> tuple[list[np.ndarray], np.ndarray, np.ndarra
     return params, x, labels
 
 
-def mlp_minitape(variables: list[tf.Variable], x: tf.Tensor, labels: np.ndarray) -> list[tf.Tensor]:
+def mlp_minitape(variables: list[tf.Variable], x: tf.Tensor, labels: np.ndarray) -> tuple[tf.Tensor, list[tf.Tensor]]:
     with tf.GradientTape() as tape:
         h = x
         for k in range(0, len(variables) - 2, 2):
             h = tf.tanh(h @ variables[k] + variables[k + 1])
         logits = h @ variables[-2] + variables[-1]
         loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
-    return tape.gradient(loss, variables)
+    return loss, tape.gradient(loss, variables)
 
 
-def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> list[np.ndarray]:
-    """Forward and backward by hand: what a careful person writes without autodiff."""
+def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Forward (to the loss) and backward by hand: what a careful person writes without autodiff."""
     activations = [x]
     h = x
     for k in range(0, len(params) - 2, 2):
@@ -92,9 +92,12 @@ def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> li
     logits = h @ params[-2] + params[-1]
     shifted = logits - logits.max(axis=1, keepdims=True)
     probs = np.exp(shifted)
-    probs /= probs.sum(axis=1, keepdims=True)
+    sums = probs.sum(axis=1, keepdims=True)
+    rows = np.arange(len(labels))
+    loss = np.mean(np.log(sums[:, 0]) - shifted[rows, labels])
+    probs /= sums
     d = probs
-    d[np.arange(len(labels)), labels] -= 1
+    d[rows, labels] -= 1
     d /= len(labels)
     grads = [None] * len(params)
     for k in range(len(params) - 2, -1, -2):
@@ -102,16 +105,17 @@ def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> li
         grads[k], grads[k + 1] = inputs.T @ d, d.sum(axis=0)
         if k:
             d = (d @ params[k].T) * (1 - inputs * inputs)
-    return grads
+    return loss, grads
 
 
 def mlp_ratio(repeats: int = 80, warmup: int = 5) -> tuple[float, float, float]:
     params, x_np, labels = make_problem()
     variables = [tf.Variable(p) for p in params]
     x = tf.constant(x_np)
-    ours = [g.numpy() for g in mlp_minitape(variables, x, labels)]
-    for a, b in zip(ours, mlp_numpy(params, x_np, labels)):
-        np.testing.assert_allclose(a, b, rtol=2e-4, atol=1e-6)     # same gradients, to float32 rounding
+    (loss, ours), (their_loss, theirs) = mlp_minitape(variables, x, labels), mlp_numpy(params, x_np, labels)
+    np.testing.assert_allclose(loss.numpy(), their_loss, rtol=1e-5)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b, rtol=2e-4, atol=1e-6)     # same gradients, to float32 rounding
     for _ in range(warmup):
         mlp_minitape(variables, x, labels)
         mlp_numpy(params, x_np, labels)
@@ -137,7 +141,7 @@ def gpu_speedup(repeats: int = 50, warmup: int = 5) -> tuple[float, float, float
     with gpu:
         on_gpu = [tf.Variable(p) for p in params]
         x_gpu = tf.constant(x_np)
-    for a, b in zip(mlp_minitape(on_gpu, x_gpu, labels), mlp_numpy(params, x_np, labels)):
+    for a, b in zip(mlp_minitape(on_gpu, x_gpu, labels)[1], mlp_numpy(params, x_np, labels)[1]):
         np.testing.assert_allclose(a.numpy(), b, rtol=1e-3, atol=1e-5)
 
     def gpu_step() -> None:

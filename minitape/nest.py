@@ -22,18 +22,16 @@ def is_nested(value: Any) -> bool:
 
 def flatten(structure: Any) -> list[Any]:
     """The leaves of ``structure``, left to right (a non-nested value is its own only leaf)."""
-    return list(_leaves(structure))
-
-
-def _leaves(structure: Any) -> Iterator[Any]:
-    if isinstance(structure, dict):
-        for key in sorted(structure):
-            yield from _leaves(structure[key])
-    elif isinstance(structure, list | tuple):
-        for item in structure:
-            yield from _leaves(item)
-    else:
-        yield structure
+    leaves, pending = [], [structure]       # a stack, last child on top: no recursion
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            pending.extend(node[key] for key in sorted(node, reverse=True))
+        elif isinstance(node, list | tuple):
+            pending.extend(reversed(node))
+        else:
+            leaves.append(node)
+    return leaves
 
 
 def pack_sequence_as(structure: Any, flat: list[Any]) -> Any:

@@ -52,10 +52,10 @@ class Op:
     """A primitive: its forward rule, its VJPs (one per input) and what those VJPs keep."""
 
     __slots__ = ("name", "forward", "vjps", "variadic", "keep", "keep_ans", "keep_all", "keep_none",
-                 "broadcasts", "differentiable")
+                 "broadcasts", "residual", "differentiable")
 
     def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | Callable = (),
-                 keep: tuple = (), broadcasts: bool = False) -> None:
+                 keep: tuple = (), broadcasts: bool = False, residual: bool = False) -> None:
         self.name = name
         self.forward = forward
         self.vjps = vjps             # a callable instead of a tuple: vjp(k, g, ans, *inputs) for any arity
@@ -67,6 +67,9 @@ class Op:
         self.keep_all = INPUTS in keep or (arity is not None and positions >= set(builtins.range(arity)))
         self.keep_none = not positions
         self.broadcasts = broadcasts  # inputs broadcast against each other: reduce gradients back
+        # The forward rule returns (output, residual): something it worked out on the way that the
+        # VJPs read, as TF's fused kernels do.  The tape keeps it, and the VJPs get it as ``residual``.
+        self.residual = residual
         self.differentiable = bool(vjps)
 
     def save(self, inputs: tuple[Tensor, ...]) -> tuple[Tensor | Discarded, ...]:
@@ -74,7 +77,7 @@ class Op:
         if self.keep_all:
             return inputs
         if self.keep_none:
-            return tuple(map(Discarded.of, inputs))
+            return tuple([Discarded.of(t) for t in inputs])
         return tuple([t if k in self.keep else Discarded.of(t) for k, t in enumerate(inputs)])
 
     def __repr__(self) -> str:
@@ -147,12 +150,11 @@ class OpEntry(tuple):
         arity = len(inputs)
         if arity == 1:
             ids = (inputs[0]._id,)
-        elif arity == 2:
-            ids = (inputs[0]._id, inputs[1]._id)
+            saved = inputs if op.keep_all else (Discarded.of(inputs[0]),)    # one input: kept or not
         else:
-            ids = tuple([t._id for t in inputs])
-        return OpEntry((op, ids, (output._id,), output if op.keep_ans else Discarded.of(output),
-                        inputs if op.keep_all else op.save(inputs), params))
+            ids = (inputs[0]._id, inputs[1]._id) if arity == 2 else tuple([t._id for t in inputs])
+            saved = inputs if op.keep_all else op.save(inputs)
+        return OpEntry((op, ids, (output._id,), output if op.keep_ans else Discarded.of(output), saved, params))
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         op, input_ids, _, ans, saved, params = self
@@ -182,15 +184,19 @@ class OpEntry(tuple):
         return grads
 
     def residuals(self) -> list[tuple[int | str, Tensor]]:
-        _, _, _, ans, saved, _ = self
+        op, _, _, ans, saved, params = self
         kept = [(k, t) for k, t in enumerate(saved) if type(t) is Tensor]
         if type(ans) is Tensor:
             kept.append(("output", ans))
+        if op.residual:
+            kept.append(("residual", params["residual"]))
         return kept
 
     def kept(self) -> Sequence[Tensor]:
         # Memory accounting reads this for every entry: the common cases build nothing.
         op, _, _, ans, saved, _ = self
+        if op.residual:
+            return [t for _, t in self.residuals()]
         if op.keep_all:
             return saved + (ans,) if op.keep_ans else saved
         if op.keep_none:
@@ -220,11 +226,16 @@ def apply(op: Op, inputs: tuple[Tensor, ...], params: dict = _NO_PARAMS) -> Tens
         if builtins.any(by_type.get(type(v)) is not xp for v in values):
             backends.check_same_device(op.name, values)
         value = op.forward(xp, *values, **params)
+    if op.residual:
+        value, residual = value
     out = _new(Tensor)                  # Tensor(value) without the call: this is the hot path
     out._value = value
     out._id = next_id()
     tapes = state.tapes
-    if tapes and op.differentiable and (type(value) in FLOATING or backends.is_floating(value)):
+    if tapes and op.differentiable and (type(value) in FLOATING or type(value.dtype) in FLOATING
+                                        or backends.is_floating(value)):
+        if op.residual:
+            params = {**params, "residual": wrap(residual)}
         record(OpEntry.make(op, inputs, out, params), tapes)
     return out
 
@@ -237,7 +248,7 @@ def unbroadcast(grad: Tensor, shape: Sequence[int]) -> Tensor:
     extra = len(grad_shape) - len(shape)
     stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1)
     summed = apply(_REDUCTIONS["reduce_sum"], (grad,), {"axis": tuple(builtins.range(extra)) + stretched, "keepdims": False})
-    return _reshaped(summed, shape)
+    return _reshaped(summed, shape) if stretched else summed
 
 
 # --------------------------------------------------------------------------- operands
@@ -254,6 +265,8 @@ def as_operand(value: Any) -> Tensor:
 def _like(value: Any, other: Tensor) -> Tensor:
     """Convert a non-tensor operand to the dtype and device of the tensor it meets (TF's rule)."""
     kind = type(value)
+    if kind is Variable:
+        return value.read_value()
     array = other._value
     if kind is float or kind is int:
         if by_type.get(type(array)) is np:
@@ -278,6 +291,22 @@ def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
     if builtins.any(t._value.dtype is not tensors[0]._value.dtype for t in tensors[1:]):
         _agree(name, *tensors)
     return tensors
+
+
+def pair(name: str, x: Any, y: Any) -> tuple[Tensor, Tensor]:
+    """:func:`operands` for two values, the common case, without building generators."""
+    if type(x) is Tensor:
+        if type(y) is not Tensor:
+            y = _like(y, x)
+    elif type(y) is Tensor:
+        x = _like(x, y)
+    else:
+        x, y = operands(name, x, y)
+    xv, yv = x._value, y._value
+    # Two NumPy scalars of one type share their dtype; anything else compares dtypes.
+    if (type(xv) is not type(yv) or type(xv) not in SCALARS) and xv.dtype is not yv.dtype:
+        _agree(name, x, y)
+    return x, y
 
 
 def _agree(name: str, *tensors: Tensor) -> None:
@@ -321,7 +350,8 @@ def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
 
     def function(x: Any, name: str | None = None) -> Tensor:
         x = x if type(x) is Tensor else as_operand(x)
-        if floating and type(x._value) not in FLOATING and not backends.is_floating(x._value):
+        value = x._value
+        if floating and type(value) not in FLOATING and type(value.dtype) not in FLOATING:
             _needs_floating(op.name, x)
         return apply(op, (x,))
     return _document(function, name, op, doc)
@@ -333,18 +363,7 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
     op = Op(name, forward, (vjp_x, vjp_y) if vjp_x or vjp_y else (), keep, broadcasts=True)
 
     def function(x: Any, y: Any, name: str | None = None) -> Tensor:
-        if type(x) is Tensor:
-            if type(y) is not Tensor:
-                y = _like(y, x)
-        elif type(y) is Tensor:
-            x = _like(x, y)
-        else:
-            x, y = operands(op.name, x, y)
-        xv, yv = x._value, y._value
-        # Two NumPy scalars of one type share their dtype; anything else compares dtypes.
-        if (type(xv) is not type(yv) or type(xv) not in SCALARS) and xv.dtype is not yv.dtype:
-            _agree(op.name, x, y)
-        return apply(op, (x, y))
+        return apply(op, pair(op.name, x, y))
     return _document(function, name, op, doc)
 
 
@@ -661,9 +680,9 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
-        a = xp.matrix_transpose(a)
+        a = a.mT                    # the standard's matrix transpose: a view, not a copy
     if transpose_b:
-        b = xp.matrix_transpose(b)
+        b = b.mT
     return xp.matmul(a, b)
 
 
@@ -688,15 +707,16 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     >>> tf.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
     array([[11.]], dtype=float32)
     """
-    a, b = operands("matmul", a, b)
-    for k, t in enumerate((a, b)):
-        if t.ndim < 2:
-            raise InvalidArgumentError(f"matmul: input {k} must have rank >= 2, got shape {tuple(t.shape)}; "
+    a, b = pair("matmul", a, b)
+    shape_a, shape_b = a._value.shape, b._value.shape
+    for k, shape in enumerate((shape_a, shape_b)):
+        if len(shape) < 2:
+            raise InvalidArgumentError(f"matmul: input {k} must have rank >= 2, got shape {tuple(shape)}; "
                                        f"use tf.reshape or tf.expand_dims to make it a matrix.")
-    inner_a = a.shape[-2] if transpose_a else a.shape[-1]
-    inner_b = b.shape[-1] if transpose_b else b.shape[-2]
+    inner_a = shape_a[-2] if transpose_a else shape_a[-1]
+    inner_b = shape_b[-1] if transpose_b else shape_b[-2]
     if inner_a != inner_b:
-        raise InvalidArgumentError(f"matmul: shapes {tuple(a.shape)} and {tuple(b.shape)} do not match "
+        raise InvalidArgumentError(f"matmul: shapes {tuple(shape_a)} and {tuple(shape_b)} do not match "
                                    f"(inner dimensions {inner_a} vs {inner_b}).")
     return _product(a, b, transpose_a, transpose_b)
 
@@ -973,7 +993,11 @@ def _keepdims_shape(shape: tuple, axis: tuple) -> tuple:
 
 def _spread(g: Tensor, x: Any, axis: tuple) -> Tensor:
     """A reduced gradient broadcast back over the reduced axes of ``x``."""
-    return apply(_BROADCAST_TO, (_reshaped(g, _keepdims_shape(x.shape, axis)),), {"shape": tuple(x.shape)})
+    shape = tuple(x.shape)
+    # Broadcasting puts missing axes in front, so only reduced axes after a kept one need their 1s back.
+    if g._value.ndim != len(shape) and axis != tuple(builtins.range(len(axis))):
+        g = _reshaped(g, _keepdims_shape(shape, axis))
+    return apply(_BROADCAST_TO, (g,), {"shape": shape})
 
 
 def _mean_forward(xp, x, axis, keepdims):
@@ -1002,7 +1026,7 @@ _REDUCTIONS = {
     "reduce_sum": Op("reduce_sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims),
                      (lambda g, ans, x, axis, keepdims: _spread(g, x, axis),)),
     "reduce_mean": Op("reduce_mean", _mean_forward,
-                      (lambda g, ans, x, axis, keepdims: _spread(g, x, axis) / _count(x, axis),)),
+                      (lambda g, ans, x, axis, keepdims: _spread(g / _count(x, axis), x, axis),)),
     "reduce_max": Op("reduce_max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
                      (_extreme_vjp,), keep=(ANS, 0)),
     "reduce_min": Op("reduce_min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
@@ -1084,8 +1108,12 @@ def _log_softmax_forward(xp, x, axis):
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
 
 
-_SOFTMAX = Op("softmax", _softmax_forward,
-              (lambda g, ans, x, axis: ans * (g - reduce_sum(g * ans, axis=axis, keepdims=True)),), keep=(ANS,))
+def _softmax_vjp(g: Tensor, probabilities: Tensor, axis: Any) -> Tensor:
+    """``s · (g - sum(g · s))``: the VJP of softmax, given its output ``s``."""
+    return probabilities * (g - reduce_sum(g * probabilities, axis=axis, keepdims=True))
+
+
+_SOFTMAX = Op("softmax", _softmax_forward, (lambda g, ans, x, axis: _softmax_vjp(g, ans, axis),), keep=(ANS,))
 _LOG_SOFTMAX = Op("log_softmax", _log_softmax_forward,
                   (lambda g, ans, x, axis: g - exp(ans) * reduce_sum(g, axis=axis, keepdims=True),), keep=(ANS,))
 
@@ -1112,20 +1140,37 @@ def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
     return apply(_LOG_SOFTMAX, (x,), {"axis": _axes(axis, x.ndim, "log_softmax")})
 
 
+# d/dlogits of -log softmax(logits)[label] is softmax(logits) - one_hot(label).  As TF's fused
+# kernel does, the forward rule works that out on its way to the loss and leaves it as its residual,
+# the "backprop": the backward step is then one multiplication, an op of its own.
 def _sparse_xent_forward(xp, logits, labels):
+    # -log softmax(logits)[label] = log(sum(exp(shifted))) - shifted[label], shifted by the row's max.
     shifted = logits - xp.max(logits, axis=-1, keepdims=True)
-    log_probabilities = shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
-    picked = xp.take_along_axis(log_probabilities, xp.expand_dims(labels, axis=-1), axis=-1)
-    return -xp.squeeze(picked, axis=-1)
+    exp = xp.exp(shifted)
+    total = xp.sum(exp, axis=-1, keepdims=True)
+    loss = xp.log(total[..., 0]) - xp.take_along_axis(shifted, labels[..., None], axis=-1)[..., 0]
+    return loss, exp / total - xp.astype(_hot(xp, labels, logits.shape[-1]), logits.dtype)
 
 
-def _sparse_xent_vjp(g, ans, logits, labels):
-    # d/dlogits of -log softmax(logits)[label] is softmax(logits) - one_hot(label): one op, as TF's kernel.
-    targets = one_hot(wrap(labels), logits.shape[-1], dtype=logits.dtype)
-    return expand_dims(g, -1) * (softmax(logits) - targets)
+def _sparse_xent_vjp(g, ans, logits, labels, residual):
+    return apply(_SPARSE_XENT_GRAD, (logits, g, residual), {"labels": labels})
 
 
-_SPARSE_XENT = Op("sparse_softmax_cross_entropy", _sparse_xent_forward, (_sparse_xent_vjp,), keep=(0,))
+_SPARSE_XENT = Op("sparse_softmax_cross_entropy", _sparse_xent_forward, (_sparse_xent_vjp,), keep=(0,),
+                  residual=True)
+
+
+# g · backprop, with the logits beside it: a second tape differentiates it through the logits.
+def _sparse_xent_grad_vjp_logits(gg, ans, logits, g, backprop, labels):
+    return _softmax_vjp(gg * expand_dims(g, -1), softmax(logits), -1)
+
+
+def _sparse_xent_grad_vjp_g(gg, ans, logits, g, backprop, labels):
+    return reduce_sum(gg * (softmax(logits) - one_hot(wrap(labels), logits.shape[-1], dtype=logits.dtype)), axis=-1)
+
+
+_SPARSE_XENT_GRAD = Op("sparse_softmax_cross_entropy_grad", lambda xp, logits, g, backprop, labels: g[..., None] * backprop,
+                       (_sparse_xent_grad_vjp_logits, _sparse_xent_grad_vjp_g, None), keep=(0, 1))
 
 
 def sparse_softmax_cross_entropy(logits: Tensor, labels: Any) -> Tensor:
@@ -1136,9 +1181,14 @@ def sparse_softmax_cross_entropy(logits: Tensor, labels: Any) -> Tensor:
     return apply(_SPARSE_XENT, (logits,), {"labels": labels})
 
 
-def _one_hot_forward(xp, indices, depth, dtype):
+def _hot(xp, indices, depth):
+    """True where a position of the new last axis equals the index: a boolean one-hot."""
     classes = xp.arange(depth, dtype=indices.dtype, device=backends.device_of(indices))
-    return xp.astype(xp.expand_dims(indices, axis=-1) == classes, getattr(xp, dtype.name))
+    return indices[..., None] == classes
+
+
+def _one_hot_forward(xp, indices, depth, dtype):
+    return xp.astype(_hot(xp, indices, depth), getattr(xp, dtype.name))
 
 
 _ONE_HOT = Op("one_hot", _one_hot_forward)

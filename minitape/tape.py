@@ -101,7 +101,7 @@ def memory_now() -> dict[str, int] | None:
 def variable_accessed(variable: Variable) -> None:
     """Called on every variable read: tapes may start watching it, checkpoints note it."""
     for tape in state.tapes:
-        if tape._watch_accessed_variables and variable.trainable:
+        if variable._id not in tape._variables and tape._watch_accessed_variables and variable.trainable:
             tape._watch_variable(variable)
     for watcher in state.variable_watchers:
         watcher[variable._id] = variable
@@ -333,10 +333,13 @@ class GradientTape:
         for entry in itertools.islice(self._entries, self._counted, None):
             for value in entry.kept():
                 if value._id >= first:
-                    root = _root_buffer(value._value)
-                    if id(root) not in buffers:
-                        buffers[id(root)] = root
-                        held += backends.nbytes(root)
+                    array = value._value
+                    size = _SCALAR_BYTES.get(type(array))     # a NumPy scalar owns its few bytes
+                    if size is None:
+                        array = _root_buffer(array)
+                    if id(array) not in buffers:
+                        buffers[id(array)] = array
+                        held += size or backends.nbytes(array)
         self._held, self._counted = held, len(self._entries)
         self._peak = max(self._peak, self._held)
 
@@ -512,6 +515,9 @@ class GradientTape:
 
 
 # --------------------------------------------------------------------------- helpers
+
+_SCALAR_BYTES = {kind: dtype.itemsize for kind, dtype in backends.SCALARS.items()}
+
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""

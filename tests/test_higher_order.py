@@ -66,6 +66,12 @@ W = np.array([[0.5, -1.0, 0.3], [0.2, 0.8, -0.6], [-0.4, 0.1, 0.9]])
     ("log_softmax", lambda x: -tf.nn.log_softmax(x)[1]),
     ("reduce_max", lambda x: tf.reduce_max(x * x)),
     ("einsum", lambda x: tf.einsum("i,ij,j->", x, tf.constant(W), x)),
+    ("sparse cross-entropy", lambda x: tf.reduce_sum(
+        tf.nn.sparse_softmax_cross_entropy_with_logits([2], tf.reshape(x, (1, 3))))),
+    # The upstream gradient depends on x too: the second tape differentiates the backward step
+    # through both its inputs, the logits and the gradient it scales.
+    ("weighted sparse cross-entropy", lambda x: tf.reduce_sum(
+        tf.nn.sparse_softmax_cross_entropy_with_logits([0, 2, 1], tf.reshape(x, (1, 3)) * tf.constant(W)) * tf.tanh(x))),
 ])
 def test_hessians(name, f):
     x = np.array([0.3, -0.8, 1.2])

@@ -75,6 +75,20 @@ def test_entries_keep_only_what_their_derivative_needs():
     assert tape.memory_info()["current"] == y.numpy().nbytes                           # x and W are the user's
 
 
+def test_a_fused_loss_keeps_its_residual_and_says_so():
+    """Sparse cross-entropy keeps softmax - one_hot from its forward pass, as TF's kernel: it counts, and it shows."""
+    logits = tf.constant(np.array([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits([1, 2], logits)
+    rows = [(r["name"], r["role"], r["shape"]) for r in tape.saved()]
+    assert rows == [("sparse_softmax_cross_entropy", "input 0", (2, 3)),
+                    ("sparse_softmax_cross_entropy", "residual", (2, 3))]
+    assert tape.memory_info()["current"] == 2 * 3 * 4            # the residual; the logits are the user's
+    probabilities = np.exp(logits.numpy()) / np.exp(logits.numpy()).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(tape.gradient(loss, logits).numpy(), probabilities - np.eye(3)[[1, 2]], rtol=1e-6)
+
+
 def test_views_and_repeated_references_count_once():
     with tf.GradientTape() as tape:
         x = tf.constant(np.ones((100, 10), np.float32))
