@@ -39,7 +39,7 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     array([0.31326166], dtype=float32)
     """
     logits = as_operand(logits)
-    classes = as_operand(labels).numpy()           # checked on the host
+    classes = np.asarray(labels)                   # checked on the host (a tensor's value comes to it)
     n = logits.shape[-1]
     if classes.dtype.kind not in "iu" or tuple(classes.shape) != tuple(logits.shape[:-1]):
         raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be integers of shape "

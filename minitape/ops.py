@@ -246,7 +246,7 @@ def unbroadcast(grad: Tensor, shape: Sequence[int]) -> Tensor:
     if grad_shape == shape:
         return grad
     extra = len(grad_shape) - len(shape)
-    stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1)
+    stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1) if 1 in shape else ()
     summed = apply(_REDUCTIONS["reduce_sum"], (grad,), {"axis": tuple(builtins.range(extra)) + stretched, "keepdims": False})
     return _reshaped(summed, shape) if stretched else summed
 
@@ -686,13 +686,13 @@ def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
     return xp.matmul(a, b)
 
 
-def _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b):
+def _matmul_vjp_a(g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
         return _product(b, g, transpose_a=transpose_b, transpose_b=True)
     return _product(g, b, transpose_b=not transpose_b)
 
 
-def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
+def _matmul_vjp_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
         return _product(g, a, transpose_a=True, transpose_b=transpose_a)
     return _product(a, g, transpose_a=not transpose_a)
@@ -723,11 +723,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
 
 def _product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """The matmul primitive on tensors known to fit: what ``matmul`` runs once it has checked, and VJPs run."""
-    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
-    return apply(_MATMUL, (a, b), flags if transpose_a or transpose_b else _PLAIN_MATMUL)
+    # Plain products, the common case, carry no parameters: the rules' defaults say "no transpose".
+    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b} if transpose_a or transpose_b else _NO_PARAMS
+    return apply(_MATMUL, (a, b), flags)
 
-
-_PLAIN_MATMUL = {"transpose_a": False, "transpose_b": False}
 
 # ---- shapes
 

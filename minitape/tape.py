@@ -544,7 +544,9 @@ def _as_tensors(structure: Any, what: str, single: bool = False) -> list[Tensor]
         raise TypeError(f"{what} must be a single Tensor, got {structure!r}.")
     tensors = []
     for leaf in leaves:
-        if isinstance(leaf, Variable):
+        if type(leaf) is Tensor:
+            pass
+        elif isinstance(leaf, Variable):
             leaf = wrap(leaf._value, leaf._id)
         elif not isinstance(leaf, Tensor):
             raise TypeError(_NOT_TENSOR.format(what=what, kind=type(leaf).__name__, value=leaf))
@@ -561,7 +563,7 @@ def _seeds(targets: list[Tensor], output_gradients: Any) -> dict[int, Tensor]:
     seeds: dict[int, Tensor] = {}
     for target, seed in zip(targets, given):
         if seed is None:
-            seed = _ops.ones_like(target)
+            seed = wrap(backends.full_beside(target._value, target._value.shape, 1))
         else:
             seed = _ops.cast(seed, target.dtype)
             if tuple(seed.shape) != tuple(target.shape):
