@@ -12,7 +12,10 @@ Each row below declares one primitive:
 * ``keep``: which values the VJP reads (``ANS`` and/or input positions).  The
   tape saves exactly those; every other input is replaced by a
   :class:`Discarded` record of its shape and dtype, so ``tanh`` keeps its
-  output, and ``x @ W + b`` never keeps the product ``x @ W``.
+  output, and ``x @ W + b`` never keeps the product ``x @ W``;
+* ``residual`` (rare): the forward rule returns ``(output, residual)``, a value
+  it worked out on the way that the VJP reads, as TensorFlow's fused kernels
+  do.  Sparse cross-entropy keeps ``softmax - one_hot`` this way.
 
 Every op runs through :func:`apply`, the one dispatch point: compute, then
 record onto the tapes that follow an input, then tell event listeners.
@@ -67,9 +70,7 @@ class Op:
         self.keep_all = INPUTS in keep or (arity is not None and positions >= set(builtins.range(arity)))
         self.keep_none = not positions
         self.broadcasts = broadcasts  # inputs broadcast against each other: reduce gradients back
-        # The forward rule returns (output, residual): something it worked out on the way that the
-        # VJPs read, as TF's fused kernels do.  The tape keeps it, and the VJPs get it as ``residual``.
-        self.residual = residual
+        self.residual = residual      # the forward rule returns (output, residual); VJPs get it as `residual`
         self.differentiable = bool(vjps)
 
     def save(self, inputs: tuple[Tensor, ...]) -> tuple[Tensor | Discarded, ...]:
@@ -151,8 +152,12 @@ class OpEntry(tuple):
         if arity == 1:
             ids = (inputs[0]._id,)
             saved = inputs if op.keep_all else (Discarded.of(inputs[0]),)    # one input: kept or not
+        elif arity == 2:
+            a, b = inputs
+            ids = (a._id, b._id)
+            saved = inputs if op.keep_all else (Discarded.of(a), Discarded.of(b)) if op.keep_none else op.save(inputs)
         else:
-            ids = (inputs[0]._id, inputs[1]._id) if arity == 2 else tuple([t._id for t in inputs])
+            ids = tuple([t._id for t in inputs])
             saved = inputs if op.keep_all else op.save(inputs)
         return OpEntry((op, ids, (output._id,), output if op.keep_ans else Discarded.of(output), saved, params))
 

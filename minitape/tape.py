@@ -337,8 +337,9 @@ class GradientTape:
                     size = _SCALAR_BYTES.get(type(array))     # a NumPy scalar owns its few bytes
                     if size is None:
                         array = _root_buffer(array)
-                    if id(array) not in buffers:
-                        buffers[id(array)] = array
+                    key = id(array)
+                    if key not in buffers:
+                        buffers[key] = array
                         held += size or backends.nbytes(array)
         self._held, self._counted = held, len(self._entries)
         self._peak = max(self._peak, self._held)
