@@ -251,8 +251,10 @@ def unbroadcast(grad: Tensor, shape: Sequence[int]) -> Tensor:
     if grad_shape == shape:
         return grad
     extra = len(grad_shape) - len(shape)
-    stretched = tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1) if 1 in shape else ()
-    summed = apply(_REDUCTIONS["reduce_sum"], (grad,), {"axis": tuple(builtins.range(extra)) + stretched, "keepdims": False})
+    stretched = (tuple(extra + i for i, n in enumerate(shape) if n == 1 and grad_shape[extra + i] != 1)
+                 if 1 in shape else ())
+    axis = tuple(builtins.range(extra)) + stretched
+    summed = apply(_REDUCTIONS["reduce_sum"], (grad,), {"axis": axis, "keepdims": False})
     return _reshaped(summed, shape) if stretched else summed
 
 
@@ -1165,6 +1167,8 @@ _SPARSE_XENT = Op("sparse_softmax_cross_entropy", _sparse_xent_forward, (_sparse
 
 
 # g · backprop, with the logits beside it: a second tape differentiates it through the logits.
+# Its VJPs rebuild softmax - one_hot from the logits with minitape ops rather than read the
+# backprop, a bare value: a third tape must see how that, too, depends on the logits.
 def _sparse_xent_grad_vjp_logits(gg, ans, logits, g, backprop, labels):
     return _softmax_vjp(gg * expand_dims(g, -1), softmax(logits), -1)
 
@@ -1173,7 +1177,8 @@ def _sparse_xent_grad_vjp_g(gg, ans, logits, g, backprop, labels):
     return reduce_sum(gg * (softmax(logits) - one_hot(wrap(labels), logits.shape[-1], dtype=logits.dtype)), axis=-1)
 
 
-_SPARSE_XENT_GRAD = Op("sparse_softmax_cross_entropy_grad", lambda xp, logits, g, backprop, labels: g[..., None] * backprop,
+_SPARSE_XENT_GRAD = Op("sparse_softmax_cross_entropy_grad",
+                       lambda xp, logits, g, backprop, labels: g[..., None] * backprop,
                        (_sparse_xent_grad_vjp_logits, _sparse_xent_grad_vjp_g, None), keep=(0, 1))
 
 

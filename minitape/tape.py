@@ -522,8 +522,6 @@ _SCALAR_BYTES = {kind: dtype.itemsize for kind, dtype in backends.SCALARS.items(
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""
-    if type(array) in backends.SCALARS:
-        return array                # a NumPy scalar owns its few bytes
     try:
         base = array.base           # NumPy and CuPy views know their base...
     except AttributeError:
@@ -545,9 +543,7 @@ def _as_tensors(structure: Any, what: str, single: bool = False) -> list[Tensor]
         raise TypeError(f"{what} must be a single Tensor, got {structure!r}.")
     tensors = []
     for leaf in leaves:
-        if type(leaf) is Tensor:
-            pass
-        elif isinstance(leaf, Variable):
+        if isinstance(leaf, Variable):
             leaf = wrap(leaf._value, leaf._id)
         elif not isinstance(leaf, Tensor):
             raise TypeError(_NOT_TENSOR.format(what=what, kind=type(leaf).__name__, value=leaf))
