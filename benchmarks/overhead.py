@@ -7,7 +7,9 @@
 (b) Real work: a 784-512-512-10 tanh MLP, batch 128, float32, softmax
     cross-entropy, one forward (to the loss) + backward, as a ratio to the same
     computation written by hand in NumPy on the same weights (runs interleaved, so machine
-    drift cancels), after checking that the gradients agree.
+    drift cancels), after checking that the loss and gradients agree.  Each step is timed
+    in two halves, so the script also says how minitape's extra time splits between the
+    forward pass (recording) and the backward pass.
 (c) The same MLP step on the GPU (CuPy) against minitape on NumPy, where a
     CUDA device and CuPy are present (issue [backends]); otherwise it says why not.
 
@@ -72,18 +74,24 @@ def make_problem(seed: int = 0) -> tuple[list[np.ndarray], np.ndarray, np.ndarra
     return params, x, labels
 
 
-def mlp_minitape(variables: list[tf.Variable], x: tf.Tensor, labels: np.ndarray) -> tuple[tf.Tensor, list[tf.Tensor]]:
+def minitape_forward(variables: list[tf.Variable], x: tf.Tensor, labels: np.ndarray) -> tuple[tf.GradientTape, tf.Tensor]:
+    """The forward pass, recorded: the tape and the loss."""
     with tf.GradientTape() as tape:
         h = x
         for k in range(0, len(variables) - 2, 2):
             h = tf.tanh(h @ variables[k] + variables[k + 1])
         logits = h @ variables[-2] + variables[-1]
         loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+    return tape, loss
+
+
+def mlp_minitape(variables: list[tf.Variable], x: tf.Tensor, labels: np.ndarray) -> tuple[tf.Tensor, list[tf.Tensor]]:
+    tape, loss = minitape_forward(variables, x, labels)
     return loss, tape.gradient(loss, variables)
 
 
-def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Forward (to the loss) and backward by hand: what a careful person writes without autodiff."""
+def numpy_forward(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, tuple]:
+    """The forward pass by hand, to the loss; also returns what the backward pass will read."""
     activations = [x]
     h = x
     for k in range(0, len(params) - 2, 2):
@@ -95,6 +103,12 @@ def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> tu
     sums = probs.sum(axis=1, keepdims=True)
     rows = np.arange(len(labels))
     loss = np.mean(np.log(sums[:, 0]) - shifted[rows, labels])
+    return loss, (activations, probs, sums, rows)
+
+
+def numpy_backward(params: list[np.ndarray], labels: np.ndarray, saved: tuple) -> list[np.ndarray]:
+    """The backward pass by hand: what a careful person writes without autodiff."""
+    activations, probs, sums, rows = saved
     probs /= sums
     d = probs
     d[rows, labels] -= 1
@@ -105,10 +119,25 @@ def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> tu
         grads[k], grads[k + 1] = inputs.T @ d, d.sum(axis=0)
         if k:
             d = (d @ params[k].T) * (1 - inputs * inputs)
-    return loss, grads
+    return grads
 
 
-def mlp_ratio(repeats: int = 80, warmup: int = 5) -> tuple[float, float, float]:
+def mlp_numpy(params: list[np.ndarray], x: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    loss, saved = numpy_forward(params, x, labels)
+    return loss, numpy_backward(params, labels, saved)
+
+
+def timed_halves(forward, backward) -> tuple[float, float]:
+    """One step timed in two halves: seconds in ``forward()``, then in ``backward(what forward returned)``."""
+    start = time.perf_counter()
+    saved = forward()
+    middle = time.perf_counter()
+    backward(saved)
+    return middle - start, time.perf_counter() - middle
+
+
+def mlp_ratio(repeats: int = 80, warmup: int = 5) -> dict[str, float]:
+    """Paired runs of both steps: the median ratio, each side's median in ms, and where minitape's extra goes."""
     params, x_np, labels = make_problem()
     variables = [tf.Variable(p) for p in params]
     x = tf.constant(x_np)
@@ -116,19 +145,29 @@ def mlp_ratio(repeats: int = 80, warmup: int = 5) -> tuple[float, float, float]:
     np.testing.assert_allclose(loss.numpy(), their_loss, rtol=1e-5)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a.numpy(), b, rtol=2e-4, atol=1e-6)     # same gradients, to float32 rounding
+    minitape_step = (lambda: minitape_forward(variables, x, labels),
+                     lambda tape_and_loss: tape_and_loss[0].gradient(tape_and_loss[1], variables))
+    numpy_step = (lambda: numpy_forward(params, x_np, labels),
+                  lambda saved: numpy_backward(params, labels, saved[1]))
     for _ in range(warmup):
-        mlp_minitape(variables, x, labels)
-        mlp_numpy(params, x_np, labels)
-    ours_t, theirs_t = [], []
+        timed_halves(*minitape_step)
+        timed_halves(*numpy_step)
+    pairs = []
     for k in range(repeats):
         # Alternate who goes first: the second run of a pair finds warmer caches.
-        for run in ((mlp_minitape, mlp_numpy) if k % 2 == 0 else (mlp_numpy, mlp_minitape)):
-            args = (variables, x, labels) if run is mlp_minitape else (params, x_np, labels)
-            start = time.perf_counter()
-            run(*args)
-            (ours_t if run is mlp_minitape else theirs_t).append(time.perf_counter() - start)
-    ratios = [a / b for a, b in zip(ours_t, theirs_t)]
-    return statistics.median(ratios), statistics.median(ours_t) * 1e3, statistics.median(theirs_t) * 1e3
+        if k % 2 == 0:
+            pairs.append((timed_halves(*minitape_step), timed_halves(*numpy_step)))
+        else:
+            theirs_first = timed_halves(*numpy_step)
+            pairs.append((timed_halves(*minitape_step), theirs_first))
+    return {"ratio": statistics.median([sum(o) / sum(t) for o, t in pairs]),
+            "ours": _median_ms([sum(o) for o, _ in pairs]), "theirs": _median_ms([sum(t) for _, t in pairs]),
+            "extra_forward": _median_ms([o[0] - t[0] for o, t in pairs]),
+            "extra_backward": _median_ms([o[1] - t[1] for o, t in pairs])}
+
+
+def _median_ms(seconds: list[float]) -> float:
+    return statistics.median(seconds) * 1e3
 
 
 def gpu_speedup(repeats: int = 50, warmup: int = 5) -> tuple[float, float, float]:
@@ -167,10 +206,12 @@ def main() -> None:
     floor, _ = per_op_microseconds(chain_numpy_once)
     print(f"(a) scalar chain, forward on a tape + gradient: {median:.2f} µs/op median, {best:.2f} best "
           f"(NumPy forward alone, no autodiff: {floor:.2f} µs/op; target ≤ 5)")
-    ratio, ours, theirs = mlp_ratio()
-    print(f"(b) MLP 784-512-512-10, batch 128, forward+backward: {ours:.2f} ms vs hand-written NumPy "
-          f"{theirs:.2f} ms: ratio {ratio:.3f} (median of paired runs, order alternated; target ≤ 1.10); "
-          f"gradients agree")
+    mlp = mlp_ratio()
+    print(f"(b) MLP 784-512-512-10, batch 128, forward+backward: {mlp['ours']:.2f} ms vs hand-written NumPy "
+          f"{mlp['theirs']:.2f} ms: ratio {mlp['ratio']:.3f} (median of paired runs, order alternated; "
+          f"target ≤ 1.10); loss and gradients agree\n"
+          f"    minitape's extra time: {mlp['extra_forward']:+.2f} ms in the forward pass, "
+          f"{mlp['extra_backward']:+.2f} ms in the backward pass (medians)")
     try:
         host_ms, gpu_ms, speedup = gpu_speedup()
     except tf.errors.DeviceNotFoundError as error:
