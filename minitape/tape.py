@@ -334,13 +334,13 @@ class GradientTape:
             for value in entry.kept():
                 if value._id >= first:
                     array = value._value
-                    size = _SCALAR_BYTES.get(type(array))     # a NumPy scalar owns its few bytes
-                    if size is None:
+                    scalar = backends.SCALARS.get(type(array))     # a NumPy scalar owns its few bytes
+                    if scalar is None:
                         array = _root_buffer(array)
                     key = id(array)
                     if key not in buffers:
                         buffers[key] = array
-                        held += size or backends.nbytes(array)
+                        held += backends.nbytes(array) if scalar is None else scalar.itemsize
         self._held, self._counted = held, len(self._entries)
         self._peak = max(self._peak, self._held)
 
@@ -516,9 +516,6 @@ class GradientTape:
 
 
 # --------------------------------------------------------------------------- helpers
-
-_SCALAR_BYTES = {kind: dtype.itemsize for kind, dtype in backends.SCALARS.items()}
-
 
 def _root_buffer(array: Any) -> Any:
     """The array that owns the memory a view looks into (the array itself if it owns it)."""
