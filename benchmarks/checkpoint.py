@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 import minitape as tf
-from minitape.schedules import chain_schedule, in_order, revolve_recomputations
+from minitape.checkpointing.schedules import chain_schedule, in_order, revolve_recomputations
 
 DEPTH, WIDTH, BATCH = 32, 256, 256
 ACTIVATION = BATCH * WIDTH * 4

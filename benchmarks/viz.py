@@ -41,7 +41,7 @@ def main() -> None:
         dot = scene.to_dot(max_nodes=200)
         drawn = sum(1 for line in dot.splitlines() if line.startswith("  o") and "[label=" in line)
         seconds = best_of(lambda: scene.to_svg(max_nodes=200))
-        print(f"{len(tape._entries):>8} {drawn:>15} {seconds:>9.3f}s")
+        print(f"{len(tape.entries()):>8} {drawn:>15} {seconds:>9.3f}s")
     listening = best_of(lambda: _recorded_with_timeline(2500), 3)
     silent = best_of(lambda: chain(2500), 3)
     print(f"recording 7,500 entries: {silent:.3f}s with nobody listening, {listening:.3f}s with a timeline")

@@ -11,12 +11,17 @@ Programs written against TensorFlow's eager autodiff run unchanged with
 >>> tape.gradient(y, x)
 <minitape.Tensor: shape=(), dtype=float32, numpy=6.0>
 
-Where to read next: :mod:`minitape.tensor` (values), :mod:`minitape.ops` (the
-op table: each forward beside its derivative), :mod:`minitape.tape` (recording
-and the backward pass), :mod:`minitape.checkpoint` (``recompute_grad``).
+The layers, each importing only those before it: :mod:`minitape.core` (values,
+``Op`` and ``apply``), :mod:`minitape.ops` (the op table), :mod:`minitape.autodiff`
+(the tape and the backward pass), :mod:`minitape.checkpointing` (``recompute_grad``),
+then the TensorFlow namespaces, :mod:`minitape.viz` (pictures) and :mod:`minitape.keras`.
+This module only gathers their public names.
 """
-from minitape import backends, dtypes, errors, events, exercises, linalg, math, nest, nn, ops, random, schedules, viz
-from minitape.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
+from minitape.core import backends, dtypes, errors, events, nest, random
+from minitape.core.backends import device
+from minitape.core.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
+from minitape.core.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor
+from minitape import ops
 from minitape.ops import (
     abs, add, broadcast_to, cast, clip_by_value, concat, cos, divide, einsum, equal, exp, expand_dims,
     eye, fill, gather, greater, greater_equal, identity, less, less_equal, linspace, log, matmul,
@@ -24,13 +29,17 @@ from minitape.ops import (
     reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign, sin, sqrt, square, squeeze, stack,
     stop_gradient, subtract, tanh, tile, to_device, transpose, where, zeros, zeros_like,
 )
-from minitape.backends import device
-from minitape.checkpoint import RecomputeMismatchError, custom_gradient, recompute_grad
+from minitape import autodiff
+from minitape.autodiff.requests import UnconnectedGradients
+from minitape.autodiff.tape import GradientTape
+from minitape import checkpointing
+from minitape.checkpointing.custom import custom_gradient
+from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
+from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
+from minitape.checkpointing import schedules
+from minitape import gradcheck, linalg, math, nn, printing
 from minitape.printing import print  # noqa: A004
-from minitape.schedules import checkpoint_chain, checkpoint_sequential
-from minitape.tape import GradientTape, UnconnectedGradients
-from minitape.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor
-
-from minitape import keras  # noqa: E402  (keras builds on everything above)
+from minitape import exercises, viz
+from minitape import keras
 
 __version__ = "0.1.0"

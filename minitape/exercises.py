@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from minitape import ops
-from minitape.errors import InvalidArgumentError
+from minitape.core.errors import InvalidArgumentError
 from minitape.gradcheck import numerical_gradients
-from minitape.schedules import revolve_recomputations
-from minitape.tape import GradientTape
-from minitape.tensor import Tensor, constant
+from minitape.checkpointing.revolve import revolve_recomputations
+from minitape.autodiff.tape import GradientTape
+from minitape.core.tensor import Tensor, constant
 
 
 @dataclass

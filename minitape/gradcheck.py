@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from minitape import backends, ops
-from minitape.tape import GradientTape
-from minitape.tensor import Tensor, constant
+from minitape.core import backends
+from minitape import ops
+from minitape.autodiff.tape import GradientTape
+from minitape.core.tensor import Tensor, constant
 
 
 def numerical_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weights: np.ndarray,

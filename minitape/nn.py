@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from minitape import backends, random
-from minitape.errors import InvalidArgumentError
+from minitape.core import backends, random
+from minitape.core.errors import InvalidArgumentError
 from minitape.ops import (  # noqa: F401
     as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax,
     sparse_softmax_cross_entropy, tanh,
 )
-from minitape.tensor import Tensor, wrap
+from minitape.core.tensor import Tensor, wrap
 
 
 def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:

@@ -21,9 +21,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from minitape import events, nest
-from minitape.tape import memory_now
-from minitape.tensor import Tensor, Variable
+from minitape.core import events, nest
+from minitape.core.tensor import Tensor, Variable
 
 
 def print(*inputs: Any, sep: str = " ", end: str = "\n", output_stream: TextIO | str | None = None,
@@ -39,8 +38,7 @@ def print(*inputs: Any, sep: str = " ", end: str = "\n", output_stream: TextIO |
      [3 4]]}
     """
     text = sep.join(_format_input(item, summarize) for item in inputs) + end
-    if events.listeners:
-        events.emit("print", text=text, memory=memory_now())
+    events.emit("print", text=text)
     _write(text, sys.stdout if output_stream is None else output_stream)
 
 

@@ -23,7 +23,7 @@ for name, f in [("plain", block), ("checkpointed", tf.recompute_grad(block))]:
     with tf.GradientTape() as tape:
         tape.watch(x)
         out = f(f(x))
-    print(f"{name:>12}: {len(tape._entries)} entries, {tape.memory_info()['current']:,} bytes held")
+    print(f"{name:>12}: {len(tape.entries())} entries, {tape.memory_info()['current']:,} bytes held")
 
 # %% [markdown]
 # ## When is `running` printed?

@@ -10,7 +10,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 import minitape as tf
-from minitape.schedules import chain_schedule, in_order, revolve_recomputations
+from minitape.checkpointing.schedules import chain_schedule, in_order, revolve_recomputations
 
 # %% [markdown]
 # ## A chain of 32 blocks

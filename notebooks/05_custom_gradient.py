@@ -68,4 +68,4 @@ tape.gradient(y, [x, w])
 # ## Exercises
 # 1. Write `@tf.custom_gradient` for `tf.norm`-like `sqrt(sum(x²))` that returns 0 (not nan) at x = 0.
 # 2. What happens if `grad` returns one gradient for a function of two inputs? Try it.
-# 3. Read `minitape/checkpoint.py`: which part of `recompute_grad` plays the role of `grad`?
+# 3. Read `minitape/checkpointing/recompute.py`: which part of `recompute_grad` plays the role of `grad`?

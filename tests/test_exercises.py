@@ -1,7 +1,7 @@
 """Each exercise checker, both ways: correct answers pass; typical mistakes fail, saying what is wrong."""
 import minitape as tf
 from minitape import exercises
-from minitape.schedules import chain_schedule
+from minitape.checkpointing.schedules import chain_schedule
 
 
 def test_matmul_vjp():

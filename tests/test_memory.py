@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.schedules import in_order
+from minitape.checkpointing.schedules import in_order
 from tracing import traced_forward
 
 BATCH, WIDTH, DEPTH = 256, 256, 32

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.schedules import in_order
+from minitape.checkpointing.schedules import in_order
 from tracing import traced_forward
 
 pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.schedules import chain_schedule, revolve_recomputations
+from minitape.checkpointing.schedules import chain_schedule, revolve_recomputations
 
 pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
 
@@ -84,7 +84,7 @@ def test_checkpoint_sequential_checkpoints_every_segment():
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = tf.checkpoint_sequential(layers, 3, x)           # segments of 2, 2 and 3 (PyTorch's split)
-    assert [e.name for e in tape._entries] == ["recompute_grad(segment of 2)"] * 2 + ["recompute_grad(segment of 3)"]
+    assert [e.label for e in tape.entries()] == ["recompute_grad(segment of 2)"] * 2 + ["recompute_grad(segment of 3)"]
     with tf.GradientTape() as plain:
         plain.watch(x)
         h = x

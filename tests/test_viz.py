@@ -114,7 +114,7 @@ def test_long_tapes_fold_into_a_readable_picture():
         y = x
         for _ in range(2500):
             y = tf.sin(y) * 0.9 + 0.01
-    assert len(tape._entries) > 7000
+    assert len(tape.entries()) > 7000
     scene = tape.picture()
     dot = scene.to_dot(max_nodes=200)
     op_nodes = [line for line in dot.splitlines() if line.startswith("  o") and "[label=" in line]

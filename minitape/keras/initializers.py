@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from minitape import ops, random
-from minitape.tensor import Tensor
+from minitape.core import random
+from minitape import ops
+from minitape.core.tensor import Tensor
 
 
 def glorot_uniform(shape: tuple[int, ...], dtype: Any) -> Tensor:

@@ -15,14 +15,15 @@ False
 from __future__ import annotations
 
 import collections
-import inspect
 import re
 from collections.abc import Callable
 from typing import Any
 
-from minitape import dtypes, nest, nn, ops, random
+from minitape.core import dtypes, nest, random
+from minitape import nn, ops
+from minitape.checkpointing.call import accepts_keyword
 from minitape.keras import activations, initializers
-from minitape.tensor import Tensor, Variable
+from minitape.core.tensor import Tensor, Variable
 
 _name_counts: collections.Counter = collections.Counter()
 
@@ -67,7 +68,7 @@ class Layer:
             first = nest.flatten(inputs)[0]
             self.build(tuple(first.shape) if hasattr(first, "shape") else None)
             self.built = True
-        if "training" in kwargs and not _accepts(self.call, "training"):
+        if "training" in kwargs and not accepts_keyword(self.call, "training", or_any_keyword=True):
             kwargs.pop("training")
         return self.call(inputs, *args, **kwargs)
 
@@ -121,11 +122,6 @@ def _as_float(x: Any) -> Any:
         return x
     tensor = ops.as_operand(x)
     return ops.cast(tensor, dtypes.float32) if not tensor.dtype.is_floating else tensor
-
-
-def _accepts(method: Callable, keyword: str) -> bool:
-    parameters = inspect.signature(method).parameters
-    return keyword in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
 class Dense(Layer):

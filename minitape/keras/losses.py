@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from minitape import nn, ops
-from minitape.errors import InvalidArgumentError
-from minitape.tensor import Tensor
+from minitape.core.errors import InvalidArgumentError
+from minitape.core.tensor import Tensor
 
 EPSILON = 1e-7
 

@@ -15,8 +15,9 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from minitape import dtypes, ops
-from minitape.tensor import Tensor, Variable, convert_to_tensor
+from minitape.core import dtypes
+from minitape import ops
+from minitape.core.tensor import Tensor, Variable, convert_to_tensor
 
 
 class Optimizer:

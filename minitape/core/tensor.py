@@ -20,14 +20,14 @@ array([3., 6.], dtype=float32)
 from __future__ import annotations
 
 import itertools
-import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from minitape import backends, dtypes
-from minitape.dtypes import DType
+from minitape.core import backends, dtypes
+from minitape.core.dtypes import DType
+from minitape.core.state import variable_accessed
 
 #: Tensor and variable ids come from one counter, so ids also give creation order.
 next_id: Callable[[], int] = itertools.count(1).__next__
@@ -57,39 +57,16 @@ class TensorShape(tuple):
         return len(self)
 
 
-class _Operators:
-    """Python's operators for tensors and variables, each one an op of :mod:`minitape.ops`."""
+class _TensorLike:
+    """What tensors and variables share: shape, dtype, conversion to NumPy and Python.
+
+    Python's operators (``+``, ``@``, ``[]``...) are ops, so :mod:`minitape.ops.operators`
+    attaches them to this class from above: the core never imports the op table.
+    """
 
     __slots__ = ()
     # Make NumPy hand `ndarray + tensor` to our __radd__ instead of converting us.
     __array_priority__ = 100
-
-    def __add__(self, other): return _ops.add(self, other)
-    def __radd__(self, other): return _ops.add(other, self)
-    def __sub__(self, other): return _ops.subtract(self, other)
-    def __rsub__(self, other): return _ops.subtract(other, self)
-    def __mul__(self, other): return _ops.multiply(self, other)
-    def __rmul__(self, other): return _ops.multiply(other, self)
-    def __truediv__(self, other): return _ops.divide(self, other)
-    def __rtruediv__(self, other): return _ops.divide(other, self)
-    def __floordiv__(self, other): return _ops.floordiv(self, other)
-    def __rfloordiv__(self, other): return _ops.floordiv(other, self)
-    def __mod__(self, other): return _ops.mod(self, other)
-    def __rmod__(self, other): return _ops.mod(other, self)
-    def __pow__(self, other): return _ops.pow(self, other)
-    def __rpow__(self, other): return _ops.pow(other, self)
-    def __matmul__(self, other): return _ops.matmul(self, other)
-    def __rmatmul__(self, other): return _ops.matmul(other, self)
-    def __neg__(self): return _ops.negative(self)
-    def __pos__(self): return self
-    def __abs__(self): return _ops.abs(self)
-    def __lt__(self, other): return _ops.less(self, other)
-    def __le__(self, other): return _ops.less_equal(self, other)
-    def __gt__(self, other): return _ops.greater(self, other)
-    def __ge__(self, other): return _ops.greater_equal(self, other)
-    def __eq__(self, other): return _ops.equal(self, other)
-    def __ne__(self, other): return _ops.not_equal(self, other)
-    def __getitem__(self, key): return _ops.getitem(self, key)
 
     def __hash__(self):
         kind = type(self).__name__
@@ -145,11 +122,6 @@ class _Operators:
         value = backends.to_numpy(self._value)
         return value[()] if value.ndim == 0 else value.copy()
 
-    def _repr_svg_(self) -> str:
-        """Jupyter draws a tensor or variable as one node: type and (small) value."""
-        from minitape.viz import value_svg
-        return value_svg(self, getattr(self, "name", ""))
-
     def ref(self) -> "_Ref":
         """A hashable reference to this object, for use as a dict key (TF's ``ref()``)."""
         return _Ref(self)
@@ -178,7 +150,7 @@ class _Ref:
         return isinstance(other, _Ref) and other._obj is self._obj
 
 
-class Tensor(_Operators):
+class Tensor(_TensorLike):
     """An immutable array that tapes can follow.
 
     Make one with :func:`constant` or any op; never mutate ``_value``.
@@ -204,14 +176,6 @@ class Tensor(_Operators):
         value = self.numpy()
         return f"minitape.Tensor({value!s}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
-    def cpu(self) -> "Tensor":
-        """A copy on the host (NumPy); gradients flow back to this tensor's device.
-
-        >>> tf.constant([1.0]).cpu().device
-        '/job:localhost/replica:0/task:0/device:CPU:0'
-        """
-        return _ops.to_device(self, "CPU:0")
-
 
 def wrap(value: Any, id: int | None = None) -> Tensor:
     """Make a Tensor around an existing array, without copying (the op path's fast constructor)."""
@@ -221,7 +185,7 @@ def wrap(value: Any, id: int | None = None) -> Tensor:
     return tensor
 
 
-class Variable(_Operators):
+class Variable(_TensorLike):
     """A mutable, named tensor: the thing a model trains.
 
     Ops read a variable's current value.  Inside a :class:`~minitape.GradientTape`
@@ -254,7 +218,7 @@ class Variable(_Operators):
 
     def read_value(self) -> Tensor:
         """The current value as a Tensor; reading is what tapes and checkpoints observe."""
-        _tape.variable_accessed(self)
+        variable_accessed(self)
         return wrap(self._value, self._id)
 
     value = read_value
@@ -277,7 +241,7 @@ class Variable(_Operators):
 
     def _coerce(self, value: Any) -> Any:
         """``value`` as an array of this variable's dtype and device; a tensor on another device is an error."""
-        if isinstance(value, _Operators):
+        if isinstance(value, _TensorLike):
             backends.check_same_device(f"assign to variable '{self.name}'", (self._value, value._value))
             if value._value.dtype == self._value.dtype:
                 return value._value         # values are never mutated: sharing the array is safe
@@ -298,13 +262,13 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
 
     It goes to the current device (see ``tf.device``); a tensor given keeps its own.
     """
-    backend = backends.backend_of(value._value) if isinstance(value, _Operators) else backends.current()
+    backend = backends.backend_of(value._value) if isinstance(value, _TensorLike) else backends.current()
     return Tensor(array_on(backend, value, dtype, shape))
 
 
 def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: Any = None) -> Any:
     """``value`` (a number, nested list, NumPy array or tensor) as a new array of ``backend``, by TF's dtype rules."""
-    if isinstance(value, _Operators):
+    if isinstance(value, _TensorLike):
         value = backends.to_numpy(value._value)
     target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
     array = _to_array(value, target)
@@ -369,12 +333,3 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         except (TypeError, ValueError):
             pass
     return constant(value, dtype=dtype)
-
-
-def is_python_number(value: Any) -> bool:
-    return isinstance(value, numbers.Number) and not isinstance(value, np.generic)
-
-
-# Late imports: ops and tape build on Tensor, and Tensor's operators call back into them.
-from minitape import ops as _ops  # noqa: E402
-from minitape import tape as _tape  # noqa: E402

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from minitape import backends, dtypes
-from minitape.tensor import Tensor, wrap
+from minitape.core import backends, dtypes
+from minitape.core.tensor import Tensor, wrap
 
 _SEED_RANGE = 2**63
 

@@ -26,8 +26,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from minitape.events import Timeline
-from minitape.viz import Scene, escape_html, name_map, to_svg
+from minitape.core.events import Timeline
+from minitape.viz.render import escape_html, to_svg
+from minitape.viz.scene import Scene, name_map
 
 _player_ids = itertools.count()
 

@@ -40,8 +40,8 @@ from typing import Any
 import array_api_compat
 import numpy as np
 
-from minitape import dtypes
-from minitape.errors import DeviceNotFoundError, InvalidArgumentError
+from minitape.core import dtypes
+from minitape.core.errors import DeviceNotFoundError, InvalidArgumentError
 
 
 class Backend:
@@ -143,6 +143,20 @@ def namespace(array: Any) -> ModuleType:
         raise TypeError(f"minitape has no backend for {type(array).__name__!r} arrays; it knows "
                         f"{', '.join(sorted(_by_name))}. Add one with minitape.backends.get({xp.__name__!r}).")
     by_type[type(array)] = xp
+    return xp
+
+
+def namespace_of_inputs(name: str, arrays: list) -> ModuleType:
+    """The one namespace that holds an op's input ``arrays``; inputs from two places are an error.
+
+    >>> from minitape.core import backends
+    >>> backends.namespace_of_inputs("add", [np.ones(2), np.float32(1)]).__name__
+    'numpy'
+    """
+    xp = namespace(arrays[0])
+    for array in arrays[1:]:
+        if namespace(array) is not xp:
+            check_same_device(name, tuple(arrays))
     return xp
 
 

@@ -1,0 +1,108 @@
+"""Jacobians: one backward pass per entry of the target, stacked.
+
+``tape.gradient`` computes a vector-Jacobian product: the seed's weighting of
+the target's entries, pulled back to the sources.  Seeding with each one-hot
+vector in turn pulls back each row of the Jacobian.
+
+>>> import minitape as tf
+>>> x = tf.constant([1.0, 2.0])
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = x * x
+>>> tape.jacobian(y, x).numpy()
+array([[2., 0.],
+       [0., 4.]], dtype=float32)
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from minitape.core import backends, nest
+from minitape.core.tensor import Tensor, wrap
+from minitape.autodiff.requests import UnconnectedGradients, as_tensors
+from minitape.ops import reshape, stack, zeros, zeros_like
+
+
+class Jacobians:
+    """The Jacobian methods of :class:`~minitape.GradientTape` (it runs the backward passes)."""
+
+    def jacobian(self, target: Any, sources: Any,
+                 unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+                 parallel_iterations: int | None = None, experimental_use_pfor: bool = True) -> Any:
+        """The Jacobian of ``target`` with respect to each source: shape ``target.shape + source.shape``.
+
+        >>> import minitape as tf
+        >>> x = tf.constant([1.0, 2.0])
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.jacobian(y, x).numpy()
+        array([[2., 0.],
+               [0., 4.]], dtype=float32)
+        """
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        (y,) = as_tensors(target, "GradientTape.jacobian: target", single=True)
+        flat_sources = as_tensors(sources, "GradientTape.jacobian: sources")
+        rows = self._rows(y, flat_sources, _one_hots(y, y.shape))
+        results = [_jacobian_of(row, y.shape, s, unconnected) for row, s in zip(rows, flat_sources)]
+        return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
+
+    def batch_jacobian(self, target: Any, source: Any,
+                       unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+                       parallel_iterations: int | None = None, experimental_use_pfor: bool = True) -> Tensor | None:
+        """Per-example Jacobians: ``target[i]`` against ``source[i]``, stacked over the batch.
+
+        Assumes example ``i`` of the target depends only on example ``i`` of the source.
+
+        >>> import minitape as tf
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.batch_jacobian(y, x).shape
+        TensorShape([2, 2, 2])
+        """
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        (y,) = as_tensors(target, "GradientTape.batch_jacobian: target", single=True)
+        (x,) = as_tensors(source, "GradientTape.batch_jacobian: source", single=True)
+        if y.ndim == 0 or x.ndim == 0 or y.shape[0] != x.shape[0]:
+            raise ValueError(f"batch_jacobian needs target and source with the same first (batch) "
+                             f"dimension, got shapes {tuple(y.shape)} and {tuple(x.shape)}.")
+        batch = y.shape[0]
+        seeds = _one_hots(y, y.shape[1:])
+        (row,) = self._rows(y, [x], seeds)
+        if all(g is None for g in row) and unconnected is UnconnectedGradients.NONE:
+            return None
+        columns = [g if g is not None else zeros_like(x) for g in row]
+        stacked = stack(columns, axis=1) if columns else zeros((batch, 0) + tuple(x.shape[1:]), x.dtype)
+        return reshape(stacked, tuple(y.shape) + tuple(x.shape[1:]))
+
+    def _rows(self, y: Tensor, sources: list[Tensor], seeds: list[Any]) -> list[list[Tensor | None]]:
+        """One backward pass per seed; returns, per source, the list of gradients."""
+        ids = [s._id for s in sources]
+        rows: list[list[Tensor | None]] = [[] for _ in sources]
+        with self._computing_gradient(y):
+            for seed in seeds:
+                grads = self._backprop({y._id: wrap(seed)}, sources)
+                for row, i in zip(rows, ids):
+                    row.append(grads.get(i))
+        return rows
+
+def _one_hots(y: Tensor, shape: tuple[int, ...]) -> list[Any]:
+    """One seed per position of ``shape``: 1 there and 0 elsewhere, broadcast to ``y``'s shape, on its device."""
+    eye = np.eye(math.prod(shape), dtype=y.dtype.as_numpy_dtype_)
+    return [backends.asarray_beside(y._value, np.broadcast_to(row.reshape(shape), y.shape)) for row in eye]
+
+
+def _jacobian_of(row: list[Tensor | None], target_shape: tuple[int, ...], source: Tensor,
+                 unconnected: UnconnectedGradients) -> Tensor | None:
+    shape = tuple(target_shape) + tuple(source.shape)
+    if all(g is None for g in row):
+        return None if unconnected is UnconnectedGradients.NONE else zeros(shape, source.dtype)
+    pieces = [g if g is not None else zeros_like(source) for g in row]
+    return reshape(stack(pieces), shape)
+
+

@@ -1,0 +1,133 @@
+"""Call entries: a whole function call recorded as one row of the tape.
+
+``recompute_grad``, ``custom_gradient`` and ``checkpoint_chain`` all record a
+call, not the ops inside it.  What such an entry needs is the same for all
+three, and lives here: the tensors passed in and the trainable variables read
+(its inputs), records of what it returned (its outputs), and the rule that an
+output nobody differentiated gets a gradient of zeros, not None, as TF hands
+to a custom gradient.
+
+>>> import minitape as tf
+>>> f = tf.recompute_grad(lambda x: x * x)
+>>> x = tf.constant(3.0)
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = f(x)
+>>> (entry,) = tape.entries()
+>>> entry.is_call, entry.label, [role for role, _ in entry.kept()]
+(True, 'recompute_grad(<lambda>)', [0])
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from minitape.core import nest
+from minitape.core.entry import Entry
+from minitape.core.primitive import Discarded
+from minitape.core.tensor import Tensor, Variable, convert_to_tensor
+from minitape.ops import zeros_like
+
+
+class CallEntry(Entry):
+    """What every call-style entry shares: inputs are arguments and variables read; outputs are recorded.
+
+    Subclasses give ``label`` and ``backward``; :meth:`upstream` is how they read
+    their outputs' gradients.
+    """
+
+    is_call = True
+
+    def __init__(self, arg_tensors: list[Tensor | Variable], variables: list[Variable], outputs: list[Tensor]) -> None:
+        self.arg_tensors = list(arg_tensors)
+        self.variables = list(variables)
+        self.inputs = tuple(t._id for t in self.arg_tensors) + tuple(v._id for v in self.variables)
+        self.outputs = tuple(t._id for t in outputs)
+        self._output_specs = [Discarded.of(t) for t in outputs]
+
+    def upstream(self, output_grads: list[Tensor | None]) -> list[Tensor]:
+        """The outputs' gradients, with zeros where an output received none."""
+        return [g if g is not None else zeros_like(spec) for g, spec in zip(output_grads, self._output_specs)]
+
+    def kept(self) -> list[tuple[int | str, Tensor]]:
+        """The call's tensor arguments: all it needs to run again."""
+        return [(k, t) for k, t in enumerate(self.arg_tensors) if isinstance(t, Tensor)]
+
+    def input_specs(self) -> list[Any]:
+        return self.arg_tensors + self.variables
+
+    def output_specs(self) -> list[Discarded]:
+        return list(self._output_specs)
+
+
+def output_tensors(result: Any, f: Callable) -> list[Tensor]:
+    """The tensors ``f`` returned (numbers convert, as in TF); anything else is an error.
+
+    >>> from minitape.checkpointing.call import output_tensors
+    >>> [t.numpy() for t in output_tensors((1.0, [2.0]), print)]
+    [np.float32(1.0), np.float32(2.0)]
+    """
+    tensors = []
+    for leaf in nest.flatten(result):
+        try:
+            tensors.append(convert_to_tensor(leaf))
+        except (TypeError, ValueError):
+            raise TypeError(f"{name_of(f)} must return a Tensor or a list/tuple/dict of Tensors, but returned "
+                            f"{type(leaf).__name__} {leaf!r}.") from None
+    if not tensors:
+        raise TypeError(f"{name_of(f)} must return at least one Tensor, but returned {result!r}.")
+    return tensors
+
+
+def trainable_read(read: dict[int, Variable], args: Any = ()) -> list[Variable]:
+    """Trainable variables read during a call, other than those passed in ``args``, in creation order.
+
+    >>> import minitape as tf
+    >>> from minitape.checkpointing.call import trainable_read
+    >>> from minitape.core.state import watch_variable_reads
+    >>> w, frozen = tf.Variable(1.0, name="w"), tf.Variable(2.0, trainable=False)
+    >>> with watch_variable_reads() as read:
+    ...     _ = w * frozen
+    >>> [v.name for v in trainable_read(read)]
+    ['w:0']
+    """
+    passed = {v._id for v in nest.flatten(args) if isinstance(v, Variable)}
+    return [read[i] for i in sorted(read) if read[i].trainable and i not in passed]
+
+
+def name_of(f: Callable) -> str:
+    """A readable name for a function, layer or callable object.
+
+    >>> from minitape.checkpointing.call import name_of
+    >>> name_of(len), name_of(lambda x: x)
+    ('len', '<lambda>')
+    """
+    return getattr(f, "__qualname__", None) or getattr(f, "name", None) or type(f).__name__
+
+
+def accepts_keyword(f: Callable, keyword: str, or_any_keyword: bool = False) -> bool:
+    """Whether ``f`` can be called with ``keyword=...`` (``**kwargs`` counts only if ``or_any_keyword``).
+
+    >>> from minitape.checkpointing.call import accepts_keyword
+    >>> accepts_keyword(lambda x, is_recomputing=False: x, "is_recomputing")
+    True
+    >>> accepts_keyword(lambda x, **kw: x, "variables"), accepts_keyword(lambda x, **kw: x, "variables", True)
+    (False, True)
+    """
+    try:
+        parameters = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    named = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return any(p.name == keyword and p.kind in named for p in parameters) or (
+        or_any_keyword and any(p.kind is p.VAR_KEYWORD for p in parameters))
+
+
+def copy_metadata(wrapper: Callable, f: Callable) -> None:
+    """``functools.wraps`` for functions and callable objects alike; never copies an object's state."""
+    functools.update_wrapper(wrapper, f, updated=() if not inspect.isfunction(f) else functools.WRAPPER_UPDATES)
+    if not inspect.isfunction(f) and not hasattr(f, "__name__"):
+        wrapper.__name__ = wrapper.__qualname__ = type(f).__name__
+    wrapper.__wrapped__ = f

@@ -1,0 +1,97 @@
+"""``custom_gradient``: give a function a hand-written gradient.
+
+The function runs normally (its ops are recorded by nobody: the tape records
+one call entry instead), and returns its value together with ``grad_fn``,
+which becomes the entry's VJP.
+
+>>> import minitape as tf
+>>> @tf.custom_gradient
+... def log1pexp(x):
+...     e = tf.exp(x)
+...     def grad(dy):
+...         return dy * (1 - 1 / (1 + e))
+...     return tf.math.log(1 + e), grad
+>>> x = tf.constant(100.0)
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = log1pexp(x)
+>>> tape.gradient(y, x).numpy()               # exp(100)/(1 + exp(100)) would be nan
+np.float32(1.0)
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Container
+from typing import Any
+
+from minitape.core import nest
+from minitape.core.state import record, watch_variable_reads
+from minitape.core.tensor import Tensor, Variable, convert_to_tensor, wrap
+from minitape.checkpointing.call import CallEntry, accepts_keyword, output_tensors, trainable_read
+
+
+def custom_gradient(f: Callable) -> Callable:
+    """Give ``f`` a hand-written gradient: ``f`` returns ``(y, grad_fn)``.
+
+    ``grad_fn(*dy)`` returns one gradient per input.  When ``f`` reads trainable
+    variables, ``grad_fn`` must accept ``variables=`` and return
+    ``(input_grads, variable_grads)``.
+
+    >>> import minitape as tf
+    >>> @tf.custom_gradient
+    ... def clip_gradient(x):
+    ...     def grad(dy):
+    ...         return tf.clip_by_value(dy, -0.1, 0.1)
+    ...     return tf.identity(x), grad
+    >>> x = tf.constant(1.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = 5.0 * clip_gradient(x)
+    >>> tape.gradient(y, x).numpy()
+    np.float32(0.1)
+    """
+    @functools.wraps(f)
+    def decorated(*args: Any, **kwargs: Any) -> Any:
+        with watch_variable_reads() as read:
+            result, grad_fn = f(*args, **kwargs)
+        inputs = [convert_to_tensor(a) for a in nest.flatten(args)]
+        variables = trainable_read(read, [args, kwargs])
+        if variables and not accepts_keyword(grad_fn, "variables", or_any_keyword=True):
+            raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument 'variables', since "
+                            f"function uses variables: {variables}")
+        outputs = [wrap(t._value) for t in output_tensors(result, f)]
+        record(CustomEntry(grad_fn, inputs, variables, outputs))
+        return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
+
+    return decorated
+
+
+class CustomEntry(CallEntry):
+    """The tape's record of a ``custom_gradient`` call: its ``grad_fn`` is the VJP."""
+
+    label = "custom_gradient"
+
+    def __init__(self, grad_fn: Callable, inputs: list[Tensor], variables: list[Variable],
+                 outputs: list[Tensor]) -> None:
+        super().__init__(inputs, variables, outputs)
+        self.grad_fn = grad_fn
+
+    def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
+        """``grad_fn`` applied to the outputs' gradients (zeros, not None, where one has none, as TF)."""
+        upstream = self.upstream(output_grads)
+        variable_grads: list = []
+        if self.variables:
+            input_grads, variable_grads = self.grad_fn(*upstream, variables=self.variables)
+            variable_grads = list(variable_grads)
+            if len(variable_grads) != len(self.variables):
+                raise ValueError("Must return gradient for each variable from @custom_gradient grad_fn.")
+        else:
+            input_grads = self.grad_fn(*upstream)
+        flat = nest.flatten(input_grads)
+        if len(flat) != len(self.arg_tensors):
+            raise ValueError(f"custom_gradient function expected to return {len(self.arg_tensors)} gradients, but "
+                             f"returned {len(flat)} instead.")
+        return [None if g is None else convert_to_tensor(g) for g in flat + variable_grads]
+
+    def kept(self) -> list[tuple[int | str, Tensor]]:
+        return []       # whatever grad_fn's closure keeps is invisible from here

@@ -1,0 +1,168 @@
+"""The binomial (Revolve) schedule: which states to keep when reversing a chain, as a pure plan.
+
+For a chain of ``n`` steps ``x_{i+1} = f_i(x_i)`` and room for ``c`` stored
+states, Griewank and Walther's binomial schedule reverses the chain with the
+fewest possible step recomputations, ``t·n − C(c+t, c+1)``.  This module only
+plans: :func:`chain_schedule` returns the list of actions, which
+:func:`~minitape.checkpointing.schedules.checkpoint_chain` performs.
+
+>>> from minitape.checkpointing import revolve
+>>> revolve.revolve_recomputations(10, 1), revolve.revolve_recomputations(10, 3)
+(45, 15)
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+
+def revolve_recomputations(n: int, snapshots: int) -> int:
+    """Griewank–Walther's minimum: ``t·n − C(c+t, c+1)``, ``t`` least with ``C(c+t, c) ≥ n``.
+
+    ``snapshots`` (``c``) counts stored states including the chain's input; the
+    result counts step executions beyond the first forward pass.
+    """
+    _check_chain(n, snapshots)
+    c, t = snapshots, 0
+    while math.comb(c + t, c) < n:
+        t += 1
+    return t * n - math.comb(c + t, c + 1)
+
+
+@dataclass
+class Schedule:
+    """A plan for reversing a chain: the actions, and what they cost.
+
+    Actions are tuples a notebook can draw: ``("advance", i, j)`` runs steps
+    ``i..j-1`` unrecorded, starting from the state at ``i``; ``("store", i)``
+    keeps the state at ``i``; ``("free", i)`` lets it go; ``("record", i)`` runs
+    step ``i`` under a tape; ``("backward", i)`` pushes the gradient back
+    through the recorded step ``i``.  The forward pass is every action up to
+    and including ``("record", n - 1)``.
+    """
+
+    steps: int
+    snapshots: int
+    actions: list[tuple] = field(default_factory=list)
+
+    @property
+    def executions(self) -> int:
+        """Step executions, the forward pass included."""
+        return sum(a[2] - a[1] if a[0] == "advance" else 1 for a in self.actions if a[0] in ("advance", "record"))
+
+    @property
+    def recomputations(self) -> int:
+        return self.executions - self.steps
+
+    @property
+    def forward_actions(self) -> list[tuple]:
+        return self.actions[:self.actions.index(("record", self.steps - 1)) + 1]
+
+    @property
+    def reverse_actions(self) -> list[tuple]:
+        return self.actions[len(self.forward_actions):]
+
+    @property
+    def peak_snapshots(self) -> int:
+        """The most states stored at once (the input included)."""
+        stored, peak = {0}, 1
+        for action in self.actions:
+            if action[0] == "store":
+                stored.add(action[1])
+            elif action[0] == "free":
+                stored.discard(action[1])
+            peak = max(peak, len(stored))
+        return peak
+
+
+def chain_schedule(n: int, snapshots: int) -> Schedule:
+    """The optimal (binomial) schedule for ``n`` steps and ``snapshots`` stored states.
+
+    >>> from minitape.schedules import chain_schedule
+    >>> plan = chain_schedule(4, 2)
+    >>> plan.actions
+    [('advance', 0, 1), ('store', 1), ('advance', 1, 3), ('record', 3), ('backward', 3), ('advance', 1, 2), ('record', 2), ('backward', 2), ('record', 1), ('backward', 1), ('free', 1), ('record', 0), ('backward', 0)]
+    >>> plan.recomputations, plan.peak_snapshots
+    (4, 2)
+    """
+    _check_chain(n, snapshots)
+    actions: list[tuple] = []
+    _sweep_and_reverse(0, n, snapshots - 1, actions)
+    return Schedule(n, snapshots, actions)
+
+
+def _check_chain(n: int, snapshots: int) -> None:
+    if n < 1:
+        raise ValueError(f"a chain needs at least one step, got n={n}.")
+    if snapshots < 1:
+        raise ValueError(f"snapshots counts the chain's input, so it must be at least 1, got {snapshots}.")
+
+
+# Two costs, as in Griewank and Walther.  Both reverse the steps start..start+l-1 with the state
+# at ``start`` stored and ``s`` more free snapshot slots:
+#   reverse_cost(l, s): none of the steps is recorded yet;
+#   sweep_cost(l, s):   the forward pass is sweeping through, so advancing is free and the last
+#                       step is recorded as the sweep reaches it.
+# Splitting at m stores the state at start+m, reverses the right part with one slot fewer, frees it,
+# then reverses the left part.
+
+@functools.lru_cache(maxsize=None)
+def _reverse(l: int, s: int) -> tuple[int, int]:
+    """(cost, best split) for reversing ``l`` unrecorded steps with ``s`` free slots."""
+    if l == 1:
+        return 1, 0
+    best = (l * (l + 1) // 2, 0)                  # no split: advance from the start for each step
+    if s > 0:
+        for m in range(1, l):
+            best = min(best, (m + _reverse(l - m, s - 1)[0] + _reverse(m, s)[0], m))
+    return best
+
+
+@functools.lru_cache(maxsize=None)
+def _sweep(l: int, s: int) -> tuple[int, int]:
+    """(cost beyond the sweep, best split) for reversing ``l`` steps the forward pass sweeps through."""
+    if l == 1:
+        return 0, 0
+    best = ((l - 1) * l // 2, 0)                   # the last step was recorded by the sweep
+    if s > 0:
+        for m in range(1, l):
+            best = min(best, (_sweep(l - m, s - 1)[0] + _reverse(m, s)[0], m))
+    return best
+
+
+def _sweep_and_reverse(start: int, n: int, free: int, actions: list[tuple]) -> None:
+    """Actions of the forward sweep from ``start``, then of the whole reversal."""
+    stack = []                  # the snapshot positions stored along the sweep, with their slot counts
+    position, l, s = start, n, free
+    while l > 1 and _sweep(l, s)[1]:
+        m = _sweep(l, s)[1]
+        actions += [("advance", position, position + m), ("store", position + m)]
+        stack.append((position, m, s))
+        position, l, s = position + m, l - m, s - 1
+    if l > 1:
+        actions.append(("advance", position, position + l - 1))
+    actions += [("record", position + l - 1), ("backward", position + l - 1)]
+    _reverse_actions(position, l - 1, s, actions)           # the rest of the last swept segment
+    for left_start, m, slots in reversed(stack):
+        actions.append(("free", left_start + m))
+        _reverse_actions(left_start, m, slots, actions)
+
+
+def _reverse_actions(start: int, l: int, s: int, actions: list[tuple]) -> None:
+    """Actions reversing steps ``start..start+l-1`` (none recorded), the state at ``start`` stored."""
+    if l == 0:
+        return
+    m = _reverse(l, s)[1]
+    if l == 1:
+        actions += [("record", start), ("backward", start)]
+    elif m == 0:
+        for i in range(start + l - 1, start - 1, -1):
+            if i > start:
+                actions.append(("advance", start, i))
+            actions += [("record", i), ("backward", i)]
+    else:
+        actions += [("advance", start, start + m), ("store", start + m)]
+        _reverse_actions(start + m, l - m, s - 1, actions)
+        actions.append(("free", start + m))
+        _reverse_actions(start, m, s, actions)

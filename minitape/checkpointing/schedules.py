@@ -1,0 +1,179 @@
+"""Checkpoint schedules: which activations to keep, and how much recomputing that costs.
+
+For a chain of ``n`` steps ``x_{i+1} = f_i(x_i)`` there is a whole range of
+trades between memory and time:
+
+* :func:`checkpoint_sequential` splits the chain into segments and checkpoints
+  each one (PyTorch's function, except that minitape checkpoints the last
+  segment too): about ``√n`` segments keep ``√n`` states for one extra forward pass.
+* :func:`checkpoint_chain` runs the **binomial schedule** of Griewank and Walther
+  (Revolve, planned by :mod:`minitape.checkpointing.revolve`): given ``c``
+  stored states it reverses the chain with the fewest possible step
+  recomputations, ``t·n − C(c+t, c+1)``.
+
+>>> import minitape as tf
+>>> layers = [lambda x: tf.tanh(x * 2.0) for _ in range(4)]
+>>> x = tf.constant([0.1, 0.2])
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = tf.checkpoint_chain(layers, x, snapshots=2)
+>>> [entry.label for entry in tape.entries()]
+['checkpoint_chain(4 steps, 2 snapshots)']
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Sequence
+from typing import Any
+
+from minitape.core import events, random
+from minitape.core.state import record, stop_recording, variable_accessed, watch_variable_reads
+from minitape.core.tensor import Tensor, wrap
+from minitape.autodiff.tape import GradientTape
+from minitape.checkpointing.call import CallEntry, trainable_read
+from minitape.checkpointing.recompute import recompute_grad
+from minitape.checkpointing.revolve import Schedule, chain_schedule, revolve_recomputations  # noqa: F401
+from minitape.ops import as_operand, identity, zeros_like
+
+
+# --------------------------------------------------------------------------- checkpoint_sequential
+
+def checkpoint_sequential(functions: Sequence[Callable] | Any, segments: int, input: Any) -> Tensor:
+    """Run ``functions`` one after another, checkpointing ``segments`` consecutive groups.
+
+    The grouping is PyTorch's: ``len(functions) // segments`` functions per
+    segment, the remainder in the last one.  Unlike PyTorch, the last segment is
+    checkpointed too, so only the segments' inputs are held.
+
+    >>> import minitape as tf
+    >>> layers = [lambda x: tf.tanh(x * 2.0) for _ in range(6)]
+    >>> x = tf.constant([0.1, 0.2])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.checkpoint_sequential(layers, 3, x)
+    >>> len(tape.entries())           # one entry per segment
+    3
+    """
+    functions = list(getattr(functions, "layers", functions))
+    if not functions:
+        raise ValueError("checkpoint_sequential needs at least one function.")
+    if not 1 <= int(segments) <= len(functions):
+        raise ValueError(f"checkpoint_sequential: segments must be between 1 and {len(functions)} "
+                         f"(the number of functions), got {segments}.")
+    size = len(functions) // int(segments)
+    bounds = [k * size for k in range(int(segments))] + [len(functions)]
+    x = input
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        x = recompute_grad(in_order(functions[start:stop], name=f"segment of {stop - start}"))(x)
+    return x
+
+
+def in_order(functions: Sequence[Callable], name: str | None = None) -> Callable:
+    """One function that applies ``functions`` one after another: a chain, as a single step.
+
+    >>> from minitape.schedules import in_order
+    >>> in_order([lambda x: x + 1, lambda x: x * 10])(1)
+    20
+    """
+    functions = list(functions)
+
+    def chain(x: Any) -> Any:
+        for f in functions:
+            x = f(x)
+        return x
+    chain.__qualname__ = chain.__name__ = name or f"chain of {len(functions)}"
+    return chain
+
+
+# --------------------------------------------------------------------------- running a schedule
+
+def checkpoint_chain(functions: Sequence[Callable], input: Any, snapshots: int) -> Tensor:
+    """Run the chain ``functions`` on ``input``, reversing it later with the binomial schedule.
+
+    At most ``snapshots`` states (the input included) are stored at once; the
+    forward pass and ``tape.gradient`` together run the steps
+    ``n + revolve_recomputations(n, snapshots)`` times, the fewest possible.
+    Random ops in each step are replayed whenever the step is recomputed.
+
+    >>> import minitape as tf
+    >>> w = tf.Variable(0.9)
+    >>> steps = [lambda x: tf.sin(x * w) for _ in range(8)]
+    >>> x = tf.constant(0.5)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.checkpoint_chain(steps, x, snapshots=3)
+    >>> [round(float(g), 6) for g in tape.gradient(y, [x, w])]   # same as without checkpointing
+    [0.289524, 1.512973]
+    """
+    entry = ChainEntry(list(functions), chain_schedule(len(functions), snapshots), as_operand(input))
+    record(entry)
+    return entry.result
+
+
+class ChainEntry(CallEntry):
+    """The tape's record of a whole chain: its stored states, and the steps recorded for reversal.
+
+    Making one runs the plan's forward actions (tapes paused); :meth:`backward`
+    runs its reverse actions.
+    """
+
+    def __init__(self, functions: list[Callable], plan: Schedule, x0: Tensor) -> None:
+        self.functions, self.plan = functions, plan
+        self.label = f"checkpoint_chain({len(functions)} steps, {plan.snapshots} snapshots)"
+        self.sources = [random.Source() for _ in functions]       # each step's randomness, seeded when first used
+        self.stored: dict[int, Tensor] = {0: x0}
+        self.recorded: dict[int, tuple[GradientTape, Tensor, Tensor]] = {}
+        with watch_variable_reads() as read, stop_recording():
+            for action in plan.forward_actions:
+                out = self._perform(action)
+        self.result = wrap(out._value)                             # a new id: the entry's output
+        super().__init__([x0], trainable_read(read), [self.result])
+        for variable in self.variables:
+            variable_accessed(variable)                            # outer tapes watch what the steps read
+
+    def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
+        """Perform the plan's reverse actions, carrying the gradient back from step to step."""
+        (self.grad,) = self.upstream(output_grads)
+        self.variable_grads: list[Tensor | None] = [None] * len(self.variables)
+        for action in self.plan.reverse_actions:
+            self._perform(action)
+        grads = [self.grad] + self.variable_grads
+        return [g if i in needed else None for g, i in zip(grads, self.inputs)]
+
+    def kept(self) -> list[tuple[int | str, Tensor]]:
+        kept: list[tuple[int | str, Tensor]] = [(f"stored state {i}", x) for i, x in self.stored.items()]
+        for i, (tape, _, _) in self.recorded.items():
+            kept += [(f"kept inside step {i}", value) for entry in tape.entries() for _, value in entry.kept()]
+        return kept
+    def _perform(self, action: tuple) -> Tensor | None:
+        kind, i = action[0], action[1]
+        events.emit("schedule", entry=self, action=action)
+        if kind == "store":
+            self.stored[i] = self._current
+        elif kind == "free":
+            del self.stored[i]
+        elif kind == "advance":
+            x = self.stored[i] if i in self.stored else self._current
+            for k in range(i, action[2]):
+                x = self._step(k, x)
+            self._current = x
+            return x
+        elif kind == "record":
+            x = identity(self.stored[i] if i in self.stored else self._current)
+            with GradientTape() as tape:          # it watches the variables the step reads
+                tape.watch(x)
+                out = self._step(i, x)
+            self.recorded[i] = (tape, x, out)
+            return out
+        elif kind == "backward":
+            tape, x, out = self.recorded.pop(i)
+            grads = tape.gradient(out, [x, *self.variables], output_gradients=self.grad)
+            self.grad = grads[0] if grads[0] is not None else zeros_like(x)
+            self.variable_grads = [g if a is None else a if g is None else a + g
+                                   for a, g in zip(self.variable_grads, grads[1:])]
+        return None
+
+    def _step(self, k: int, x: Tensor) -> Tensor:
+        with random.replay(random.Source(self.sources[k].seed)) as source:
+            out = self.functions[k](x)
+        self.sources[k].seed = source.seed          # known from the first run on
+        return out

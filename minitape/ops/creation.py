@@ -1,0 +1,147 @@
+"""Creation: tensors made from nothing but a shape and a value (nothing to differentiate).
+
+New tensors go to the current device (``tf.device``); the ``_like`` ones go
+where their model tensor is.  ``to_device``, the one op that moves a tensor,
+is here too: its gradient is the copy back.
+
+>>> import minitape as tf
+>>> tf.zeros((2,)).numpy(), tf.ones_like([1, 2]).numpy()
+(array([0., 0.], dtype=float32), array([1, 1], dtype=int32))
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from minitape.core import backends, dtypes
+from minitape.core.primitive import Discarded, Op, apply
+from minitape.core.tensor import Tensor, constant, wrap
+from minitape.ops.arguments import as_operand, as_shape, needs_floating, operands, plain
+
+
+# ---- creation (not differentiable: nothing to differentiate).  New tensors go to the current
+# device (``tf.device``); the ``like`` ones go where their model tensor is.
+
+def _filled(shape: tuple[int, ...], value: float | int | bool, dtype: Any, backend: backends.Backend) -> Tensor:
+    native = backend.dtype(dtypes.as_dtype(dtype))
+    return wrap(backend.xp.full(shape, value, dtype=native, device=backend.device))
+
+
+def _place_of(x: Tensor | Discarded) -> backends.Backend:
+    # A Discarded record has no array, hence no device: its zeros go to the current one.
+    return backends.backend_of(x._value) if type(x) is Tensor else backends.current()
+
+
+def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """A tensor of zeros.
+
+    >>> tf.zeros((2,)).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    return _filled(as_shape(shape), 0, dtype, backends.current())
+
+
+def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """A tensor of ones.
+
+    >>> tf.ones((2,), tf.int32).numpy()
+    array([1, 1], dtype=int32)
+    """
+    return _filled(as_shape(shape), 1, dtype, backends.current())
+
+
+def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Zeros with the shape (and dtype) of ``input``, on its device.
+
+    >>> tf.zeros_like([1.0, 2.0]).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
+    return _filled(tuple(x.shape), 0, dtype or x.dtype, _place_of(x))
+
+
+def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Ones with the shape (and dtype) of ``input``, on its device.
+
+    >>> tf.ones_like([1, 2]).numpy()
+    array([1, 1], dtype=int32)
+    """
+    x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
+    return _filled(tuple(x.shape), 1, dtype or x.dtype, _place_of(x))
+
+
+def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+    """A tensor of shape ``dims`` filled with ``value`` (whose dtype it takes).
+
+    >>> tf.fill([2], 3).numpy()
+    array([3, 3], dtype=int32)
+    """
+    scalar = constant(value)
+    return _filled(as_shape(dims), scalar.numpy().item(), scalar.dtype, backends.current())
+
+
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
+    # This op shadows Python's range inside this module: code here says builtins.range.
+    """Evenly spaced values in ``[start, limit)``: int32 for ints, float32 if any bound is a float.
+
+    >>> tf.range(0, 1, 0.25).numpy()
+    array([0.  , 0.25, 0.5 , 0.75], dtype=float32)
+    """
+    if limit is None:
+        start, limit = 0, start
+    bounds = [plain(v) for v in (start, limit, delta)]
+    if dtype is None:
+        is_float = builtins.any(isinstance(b, float) or np.asarray(b).dtype.kind == "f" for b in bounds)
+        dtype = dtypes.float32 if is_float else dtypes.int32
+    # Computed on the host, where NumPy's rules for the count of steps are TensorFlow's.
+    return wrap(backends.current().from_numpy(np.arange(*bounds, dtype=np_dtype(dtype))))
+
+
+def eye(num_rows: int, num_columns: int | None = None, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """The identity matrix.
+
+    >>> tf.eye(2).numpy()
+    array([[1., 0.],
+           [0., 1.]], dtype=float32)
+    """
+    backend = backends.current()
+    native = backend.dtype(dtypes.as_dtype(dtype))
+    return wrap(backend.xp.eye(num_rows, num_columns, dtype=native, device=backend.device))
+
+
+def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int = 0) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
+
+    >>> tf.linspace(0.0, 1.0, 3).numpy()
+    array([0. , 0.5, 1. ], dtype=float32)
+    """
+    start, stop = operands("linspace", start, stop)
+    needs_floating("linspace", start)
+    values = np.linspace(start.numpy(), stop.numpy(), int(num), axis=axis, dtype=np_dtype(start.dtype))
+    return wrap(backends.backend_of(start._value).from_numpy(values))
+
+
+def np_dtype(dtype: Any) -> np.dtype:
+    """The NumPy dtype of a minitape dtype (or anything naming one)."""
+    return dtypes.as_dtype(dtype).as_numpy_dtype_
+
+
+_TO_DEVICE = Op("to_device", lambda xp, x, source, target: x if source is target else backends.transfer(x, target),
+                (lambda g, ans, x, source, target: apply(_TO_DEVICE, (g,), {"source": target, "target": source}),))
+
+
+def to_device(x: Any, device: str | backends.Backend) -> Tensor:
+    """A copy of ``x`` on ``device`` (``"CPU:0"``, ``"GPU:0"``...); its gradient is copied back.
+
+    minitape never moves a tensor by itself: this is how to.  (TensorFlow copies
+    silently; this is JAX's ``device_put`` and PyTorch's ``.to``.)
+
+    >>> tf.to_device(tf.constant([1.0]), "CPU:0").device
+    '/job:localhost/replica:0/task:0/device:CPU:0'
+    """
+    x = as_operand(x)
+    return apply(_TO_DEVICE, (x,), {"source": backends.backend_of(x._value), "target": backends.parse_device(device)})
+
+

@@ -1,0 +1,400 @@
+"""Elementwise ops: the op table's main rows, each forward rule beside its derivative.
+
+One row declares one op: its name, its forward rule (computed with the array
+namespace ``xp``), the VJP of each input (written with minitape's own ops), and
+what the VJPs keep.  :func:`unary` and :func:`binary` turn a row into the public
+function; a binary op's VJPs are summed back to their input's shape, since its
+inputs broadcast (:func:`~minitape.ops.broadcasting.unbroadcast`).
+
+>>> import minitape as tf
+>>> tf.tanh.op, tf.multiply.op
+(Op('tanh', keep=('ans',)), Op('multiply', keep=(0, 1)))
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minitape.core import backends, dtypes
+from minitape.core.errors import InvalidArgumentError
+from minitape.core.primitive import ANS, Op, apply
+from minitape.core.tensor import Tensor
+from minitape.ops.arguments import as_operand, needs_floating, operands, pair, quiet
+from minitape.ops.broadcasting import unbroadcasting
+from minitape.ops.creation import zeros_like
+
+
+def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
+    """Give the function made for an op its name and docstring, and a link to its primitive (``.op``)."""
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    function.op = op
+    return function
+
+
+def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
+          floating: bool = True, doc: str = "") -> Callable:
+    """Declare a one-input elementwise op; returns its public function.
+
+    >>> from minitape.ops.elementwise import unary
+    >>> cube = unary("cube", lambda xp, x: x ** 3, lambda g, ans, x: g * 3.0 * x * x, keep=(0,))
+    >>> x = tf.constant(2.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = cube(x)
+    >>> y.numpy(), tape.gradient(y, x).numpy()
+    (np.float32(8.0), np.float32(12.0))
+    """
+    op = Op(name, forward, (vjp,) if vjp else (), keep)
+
+    def function(x: Any, name: str | None = None) -> Tensor:
+        x = as_operand(x)
+        if floating:
+            needs_floating(op.name, x)
+        return apply(op, (x,))
+    return public(function, name, op, doc)
+
+
+def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable | None,
+           keep: tuple = (), doc: str = "") -> Callable:
+    """Declare a two-input elementwise op whose inputs broadcast; returns its public function.
+
+    >>> from minitape.ops.elementwise import binary
+    >>> hypot2 = binary("hypot2", lambda xp, x, y: x * x + y * y,
+    ...                 lambda g, ans, x, y: 2.0 * g * x, lambda g, ans, x, y: 2.0 * g * y, keep=(0, 1))
+    >>> x = tf.constant([1.0, 2.0])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = hypot2(x, 3.0)
+    >>> tape.gradient(y, x).numpy()
+    array([2., 4.], dtype=float32)
+    """
+    vjps = tuple(unbroadcasting(v, k) if v else None for k, v in enumerate((vjp_x, vjp_y)))
+    op = Op(name, forward, vjps if vjp_x or vjp_y else (), keep)
+
+    def function(x: Any, y: Any, name: str | None = None) -> Tensor:
+        return apply(op, pair(op.name, x, y))
+    return public(function, name, op, doc)
+
+
+def _zeros_like_grad(g: Tensor, *_: Any) -> Tensor:
+    return zeros_like(g)
+
+
+# --------------------------------------------------------------------------- the table
+#      name           forward                                  vjp, written with minitape ops          keeps
+
+negative = unary("negative", lambda xp, x: -x,    lambda g, ans, x: -g,                    floating=False, doc="""
+    Elementwise ``-x``.
+
+    >>> tf.negative([1.0, -2.0]).numpy()
+    array([-1.,  2.], dtype=float32)
+    """)
+abs = unary("abs",       lambda xp, x: xp.abs(x),             lambda g, ans, x: g * sign(x),           keep=(0,), floating=False, doc="""
+    Elementwise ``|x|``; its derivative at 0 is 0, as TensorFlow's.
+
+    >>> tf.abs([-1.5, 2.0]).numpy()
+    array([1.5, 2. ], dtype=float32)
+    """)
+sign = unary("sign",     lambda xp, x: xp.sign(x),            _zeros_like_grad,                        floating=False, doc="""
+    Elementwise sign: -1, 0 or 1.  Its gradient is zero.
+
+    >>> tf.sign([-3.0, 0.0, 2.0]).numpy()
+    array([-1.,  0.,  1.], dtype=float32)
+    """)
+square = unary("square", lambda xp, x: xp.square(x),          lambda g, ans, x: g * (2 * x),           keep=(0,), floating=False, doc="""
+    Elementwise ``x * x``.
+
+    >>> tf.square([3.0]).numpy()
+    array([9.], dtype=float32)
+    """)
+sqrt = unary("sqrt",     quiet(lambda xp, x: xp.sqrt(x)),   lambda g, ans, x: _zero_where_g_is_zero(g, 0.5 * g / ans), keep=(ANS,), doc="""
+    Elementwise square root.  Where the upstream gradient is 0 the gradient is 0
+    (not ``0 * inf``), so ``tf.where(x > 0, tf.sqrt(x), 0.)`` differentiates at 0.
+
+    >>> tf.sqrt([4.0, 9.0]).numpy()
+    array([2., 3.], dtype=float32)
+    """)
+exp = unary("exp",       quiet(lambda xp, x: xp.exp(x)),    lambda g, ans, x: g * ans,               keep=(ANS,), doc="""
+    Elementwise ``e**x``; its derivative is its own output.
+
+    >>> tf.exp([0.0]).numpy()
+    array([1.], dtype=float32)
+    """)
+log = unary("log",       quiet(lambda xp, x: xp.log(x)),    lambda g, ans, x: g / x,                 keep=(0,), doc="""
+    Elementwise natural logarithm.
+
+    >>> tf.math.log([1.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+log1p = unary("log1p",   quiet(lambda xp, x: xp.log1p(x)),  lambda g, ans, x: g / (1 + x),           keep=(0,), doc="""
+    Elementwise ``log(1 + x)``, accurate for small ``x``.
+
+    >>> tf.math.log1p([0.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+sin = unary("sin",       lambda xp, x: xp.sin(x),             lambda g, ans, x: g * cos(x),            keep=(0,), doc="""
+    Elementwise sine.
+
+    >>> tf.sin([0.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+cos = unary("cos",       lambda xp, x: xp.cos(x),             lambda g, ans, x: -(g * sin(x)),         keep=(0,), doc="""
+    Elementwise cosine.
+
+    >>> tf.cos([0.0]).numpy()
+    array([1.], dtype=float32)
+    """)
+# Derivatives that read only the output get an op of their own, as TensorFlow's TanhGrad and
+# SigmoidGrad: one step in the backward pass instead of three.  Each is a primitive with its own
+# VJPs, so a second tape can still differentiate it.
+_TANH_GRAD = Op("tanh_grad", lambda xp, y, g: g * (1 - y * y),
+                (lambda gg, ans, y, g: -2 * gg * g * y, lambda gg, ans, y, g: _tanh_grad(y, gg)), keep=(0, 1))
+_SIGMOID_GRAD = Op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y),
+                   (lambda gg, ans, y, g: gg * g * (1 - 2 * y), lambda gg, ans, y, g: _sigmoid_grad(y, gg)), keep=(0, 1))
+
+
+def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
+    """``g * (1 - y²)``: the VJP of tanh, given its output ``y``."""
+    return apply(_TANH_GRAD, (y, g))
+
+
+def _sigmoid_grad(y: Tensor, g: Tensor) -> Tensor:
+    """``g * y * (1 - y)``: the VJP of sigmoid, given its output ``y``."""
+    return apply(_SIGMOID_GRAD, (y, g))
+
+
+def _zero_where_g_is_zero(g: Tensor, grad: Tensor) -> Tensor:
+    # TF's sqrt gradient is 0 wherever the upstream gradient is 0, even where 1/sqrt(x) is inf.
+    return where(g == 0, zeros_like(grad), grad)
+
+
+tanh = unary("tanh",     lambda xp, x: xp.tanh(x),            lambda g, ans, x: _tanh_grad(ans, g),    keep=(ANS,), doc="""
+    Elementwise hyperbolic tangent; its derivative needs only its output.
+
+    >>> tf.tanh([0.0]).numpy()
+    array([0.], dtype=float32)
+    """)
+sigmoid = unary("sigmoid", quiet(lambda xp, x: 1 / (1 + xp.exp(-x))), lambda g, ans, x: _sigmoid_grad(ans, g), keep=(ANS,), doc="""
+    Elementwise logistic function ``1 / (1 + exp(-x))``.
+
+    >>> tf.sigmoid([0.0]).numpy()
+    array([0.5], dtype=float32)
+    """)
+softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, x: g * sigmoid(x), keep=(0,), doc="""
+    Elementwise ``log(1 + exp(x))``, computed without overflow.
+
+    >>> tf.math.softplus([0.0]).numpy()
+    array([0.6931472], dtype=float32)
+    """)
+relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), floating=False, doc="""
+    Elementwise ``max(x, 0)``; its derivative at 0 is 0.
+
+    >>> tf.nn.relu([-1.0, 2.0]).numpy()
+    array([0., 2.], dtype=float32)
+    """)
+identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     floating=False, doc="""
+    The same value, as a new tensor (gradients pass straight through).
+
+    >>> tf.identity([1.0]).numpy()
+    array([1.], dtype=float32)
+    """)
+stop_gradient = unary("stop_gradient", lambda xp, x: x,      None,                                    floating=False, doc="""
+    The same value, but the tape stops here: nothing flows back through it.
+
+    >>> x = tf.constant(2.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * tf.stop_gradient(x)
+    >>> tape.gradient(y, x).numpy()
+    np.float32(2.0)
+    """)
+
+add = binary("add",           lambda xp, x, y: x + y,        lambda g, ans, x, y: g,      lambda g, ans, x, y: g, doc="""
+    Elementwise ``x + y`` with NumPy broadcasting.
+
+    >>> tf.add([1.0, 2.0], 10.0).numpy()
+    array([11., 12.], dtype=float32)
+    """)
+subtract = binary("subtract", lambda xp, x, y: x - y,   lambda g, ans, x, y: g,      lambda g, ans, x, y: -g, doc="""
+    Elementwise ``x - y``.
+
+    >>> tf.subtract(5.0, [1.0, 2.0]).numpy()
+    array([4., 3.], dtype=float32)
+    """)
+multiply = binary("multiply", lambda xp, x, y: x * y,   lambda g, ans, x, y: g * y,  lambda g, ans, x, y: g * x, keep=(0, 1), doc="""
+    Elementwise ``x * y``.
+
+    >>> tf.multiply([1.0, 2.0], [3.0, 4.0]).numpy()
+    array([3., 8.], dtype=float32)
+    """)
+def _true_divide(xp, x, y):
+    if not backends.is_floating(x):         # integers divide to float64, as in TensorFlow
+        x, y = xp.astype(x, xp.float64), xp.astype(y, xp.float64)
+    return x / y
+
+
+divide = binary("divide", quiet(_true_divide), lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
+    Elementwise ``x / y``.  Integers divide to float64, as in TensorFlow.
+
+    >>> tf.divide([1.0], [4.0]).numpy()
+    array([0.25], dtype=float32)
+    """)
+pow = binary("pow",  quiet(lambda xp, x, y: xp.pow(x, y)),
+             lambda g, ans, x, y: g * y * x ** (y - 1),
+             lambda g, ans, x, y: g * ans * where(x > 0, log(x), zeros_like(x)), keep=(ANS, 0, 1), doc="""
+    Elementwise ``x ** y``.
+
+    >>> tf.pow([2.0, 3.0], 2.0).numpy()
+    array([4., 9.], dtype=float32)
+    """)
+maximum = binary("maximum", lambda xp, x, y: xp.maximum(x, y),
+                 lambda g, ans, x, y: where(x >= y, g, zeros_like(g)),
+                 lambda g, ans, x, y: where(x >= y, zeros_like(g), g), keep=(0, 1), doc="""
+    Elementwise maximum; on a tie the gradient goes to ``x``.
+
+    >>> tf.maximum([1.0, 5.0], 3.0).numpy()
+    array([3., 5.], dtype=float32)
+    """)
+minimum = binary("minimum", lambda xp, x, y: xp.minimum(x, y),
+                 lambda g, ans, x, y: where(x <= y, g, zeros_like(g)),
+                 lambda g, ans, x, y: where(x <= y, zeros_like(g), g), keep=(0, 1), doc="""
+    Elementwise minimum; on a tie the gradient goes to ``x``.
+
+    >>> tf.minimum([1.0, 5.0], 3.0).numpy()
+    array([1., 3.], dtype=float32)
+    """)
+floordiv = binary("floordiv", quiet(lambda xp, x, y: xp.floor_divide(x, y)), None, None, doc="""
+    Elementwise ``x // y`` (rounding down).  Not differentiable.
+
+    >>> tf.math.floordiv([7.0, -7.0], 2.0).numpy()
+    array([ 3., -4.], dtype=float32)
+    """)
+mod = binary("mod", quiet(lambda xp, x, y: xp.remainder(x, y)),
+             lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y), keep=(0, 1), doc="""
+    Elementwise remainder of ``x // y``, with the sign of ``y``.
+
+    >>> tf.math.mod([7.0, -7.0], 3.0).numpy()
+    array([1., 2.], dtype=float32)
+    """)
+
+# Comparisons and logic produce booleans: no gradient, never recorded.
+equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, doc="""
+    Elementwise ``x == y``.
+
+    >>> tf.equal([1.0, 2.0], 2.0).numpy()
+    array([False,  True])
+    """)
+not_equal = binary("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, None, doc="""
+    Elementwise ``x != y``.
+
+    >>> tf.not_equal([1.0, 2.0], 2.0).numpy()
+    array([ True, False])
+    """)
+less = binary("less", lambda xp, x, y: xp.less(x, y), None, None, doc="""
+    Elementwise ``x < y``.
+
+    >>> tf.less([1.0, 2.0], 2.0).numpy()
+    array([ True, False])
+    """)
+less_equal = binary("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, None, doc="""
+    Elementwise ``x <= y``.
+
+    >>> tf.less_equal([1.0, 2.0], 2.0).numpy()
+    array([ True,  True])
+    """)
+greater = binary("greater", lambda xp, x, y: xp.greater(x, y), None, None, doc="""
+    Elementwise ``x > y``.
+
+    >>> tf.greater([1.0, 2.0], 1.0).numpy()
+    array([False,  True])
+    """)
+greater_equal = binary("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, None, doc="""
+    Elementwise ``x >= y``.
+
+    >>> tf.greater_equal([1.0, 2.0], 2.0).numpy()
+    array([False,  True])
+    """)
+logical_and = binary("logical_and", lambda xp, x, y: xp.logical_and(x, y), None, None, doc="""
+    Elementwise ``x and y`` of booleans.
+
+    >>> tf.math.logical_and([True, True], [True, False]).numpy()
+    array([ True, False])
+    """)
+logical_or = binary("logical_or", lambda xp, x, y: xp.logical_or(x, y), None, None, doc="""
+    Elementwise ``x or y`` of booleans.
+
+    >>> tf.math.logical_or([False, True], [False, False]).numpy()
+    array([False,  True])
+    """)
+logical_not = unary("logical_not", lambda xp, x: xp.logical_not(x), None, floating=False, doc="""
+    Elementwise ``not x`` of booleans.
+
+    >>> tf.math.logical_not([True]).numpy()
+    array([False])
+    """)
+
+
+# --------------------------------------------------------------------------- routing and converting
+
+_WHERE = Op("where", lambda xp, c, x, y: xp.where(c, x, y),
+            (None,
+             unbroadcasting(lambda g, ans, c, x, y: where(c, g, zeros_like(g)), 1),
+             unbroadcasting(lambda g, ans, c, x, y: where(c, zeros_like(g), g), 2)), keep=(0,))
+
+
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """``x`` where ``condition`` holds, else ``y`` (broadcasting).  With only a condition, the indices of True.
+
+    The gradient is routed, never multiplied: masked-out positions get exactly 0,
+    even where the other branch is ``inf`` or ``nan``.
+
+    >>> tf.where([True, False], [1.0, 2.0], [10.0, 20.0]).numpy()
+    array([ 1., 20.], dtype=float32)
+    """
+    condition = as_operand(condition)
+    if condition.dtype is not dtypes.bool_:
+        raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.")
+    if x is None and y is None:
+        return apply(_WHERE_INDICES, (condition,))
+    if x is None or y is None:
+        raise ValueError("where: give both x and y, or neither.")
+    x, y = operands("where", x, y)
+    return apply(_WHERE, (condition, x, y))
+
+
+def _where_indices(xp, condition):
+    flat = xp.reshape(condition, (-1,)) if condition.ndim == 0 else condition
+    found = xp.stack(xp.nonzero(flat), axis=-1)[:, :condition.ndim]
+    return xp.astype(found, xp.int64)
+
+
+_WHERE_INDICES = Op("where_indices", _where_indices)
+
+_CAST = Op("cast", lambda xp, x, dtype: xp.astype(x, getattr(xp, dtype.name)),
+           (lambda g, ans, x, dtype: cast(g, x.dtype) if x.dtype.is_floating else None,))
+
+
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
+    """``x`` converted to ``dtype``; floats become ints by truncation toward zero.
+
+    >>> tf.cast([1.7, -1.7], tf.int32).numpy()
+    array([ 1, -1], dtype=int32)
+    """
+    x = as_operand(x)
+    target = dtypes.as_dtype(dtype)
+    if x.dtype is target:
+        return identity(x)
+    return apply(_CAST, (x,), {"dtype": target})
+
+
+# A composite, differentiated through its parts
+
+def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
+    """``t`` limited to ``[clip_value_min, clip_value_max]``; the gradient passes where it is inside.
+
+    >>> tf.clip_by_value([1.0, 5.0], 2.0, 4.0).numpy()
+    array([2., 4.], dtype=float32)
+    """
+    t, lo, hi = operands("clip_by_value", t, clip_value_min, clip_value_max)
+    return minimum(maximum(t, lo), hi)

@@ -1,0 +1,206 @@
+"""Indexing and joining: taking parts of tensors, and putting parts together.
+
+The two are each other's derivatives.  The gradient of a part (``x[1:3]``,
+``gather``) is written back into zeros where the part was read; the gradient
+of a join (``concat``, ``stack``) is cut back into the parts.
+
+>>> import minitape as tf
+>>> tf.constant([[1.0, 2.0], [3.0, 4.0]])[:, 1].numpy()
+array([2., 4.], dtype=float32)
+"""
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from minitape.core import backends, dtypes
+from minitape.core.errors import InvalidArgumentError
+from minitape.core.primitive import Op, apply
+from minitape.core.tensor import Tensor, constant
+from minitape.ops.arguments import as_axes, as_operand, like, operands, plain
+from minitape.ops.elementwise import cast, where
+from minitape.ops.shapes import transpose
+
+
+# --------------------------------------------------------------------------- joining
+
+def _concat_vjp(k, g, ans, *values, axis):
+    start = builtins.sum(v.shape[axis] for v in values[:k])
+    return _slice_along(g, axis, start, start + values[k].shape[axis])
+
+
+_CONCAT = Op("concat", lambda xp, *values, axis: xp.concat(values, axis=axis), _concat_vjp)
+
+
+def concat(values: Sequence[Any], axis: int, name: str | None = None) -> Tensor:
+    """Join tensors along an existing axis.
+
+    >>> tf.concat([[1.0], [2.0, 3.0]], axis=0).numpy()
+    array([1., 2., 3.], dtype=float32)
+    """
+    tensors = operands("concat", *values)
+    (axis,) = as_axes(axis, tensors[0].ndim, "concat")
+    return apply(_CONCAT, tensors, {"axis": axis})
+
+
+_STACK = Op("stack", lambda xp, *values, axis: xp.stack(values, axis=axis),
+            lambda k, g, ans, *values, axis: getitem(g, (slice(None),) * axis + (k,)))
+
+
+def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
+    """Join same-shaped tensors along a new axis.
+
+    >>> tf.stack([[1.0, 2.0], [3.0, 4.0]], axis=1).numpy()
+    array([[1., 3.],
+           [2., 4.]], dtype=float32)
+    """
+    tensors = operands("stack", *values)
+    shapes = {tuple(t.shape) for t in tensors}
+    if len(shapes) > 1:
+        raise InvalidArgumentError(f"stack: all values must have the same shape, got {sorted(shapes)}.")
+    (axis,) = as_axes(axis, tensors[0].ndim + 1, "stack")
+    return apply(_STACK, tensors, {"axis": axis})
+
+
+# --------------------------------------------------------------------------- parts
+
+def _gather_forward(xp, x, indices, axis):
+    # The standard's take wants 1-d indices: take them flat, then give them their shape back.
+    taken = xp.take(x, backends.asarray_beside(x, indices.reshape(-1)), axis=axis)
+    return xp.reshape(taken, x.shape[:axis] + indices.shape + x.shape[axis + 1:])
+
+
+def _scatter_forward(xp, g, indices, shape, axis):
+    """Zeros of ``shape`` plus the slices of ``g`` at ``indices`` along ``axis``; repeated indices add up."""
+    flat = indices.reshape(-1)
+    rows = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
+    if hasattr(getattr(xp, "add", None), "at"):         # NumPy and CuPy sum repeated indices in place
+        out = backends.full_beside(g, (rows.shape[0], shape[axis], rows.shape[2]), 0)
+        xp.add.at(out, (slice(None), backends.asarray_beside(g, flat)), rows)
+    else:                                               # the standard has no scatter: a one-hot product
+        hits = backends.asarray_beside(g, flat[:, None] == np.arange(shape[axis]))
+        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, g.dtype)), rows)
+    return xp.reshape(out, shape)
+
+
+_GATHER = Op("gather", _gather_forward,
+             (lambda g, ans, x, indices, axis: _apply_scatter(g, indices, x.shape, axis),))
+_SCATTER = Op("scatter_add", _scatter_forward,
+              (lambda g, ans, u, indices, shape, axis: apply(_GATHER, (g,), {"indices": indices, "axis": axis}),))
+
+
+def _apply_scatter(g: Tensor, indices: Any, shape: tuple, axis: int) -> Tensor:
+    return apply(_SCATTER, (g,), {"indices": indices, "shape": tuple(shape), "axis": axis})
+
+
+def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) -> Tensor:
+    """The slices of ``params`` at ``indices`` along ``axis``; repeated indices sum their gradients.
+
+    >>> tf.gather([10.0, 20.0, 30.0], [2, 0]).numpy()
+    array([30., 10.], dtype=float32)
+    """
+    x = as_operand(params)
+    (axis,) = as_axes(axis, x.ndim, "gather")
+    index_array = np.asarray(plain(indices))      # indices are kept on the host, checked there
+    if index_array.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"gather: indices must be integers, got {index_array.dtype}.")
+    if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
+        raise InvalidArgumentError(f"gather: indices {index_array.tolist()} out of range [0, {x.shape[axis]}) "
+                                   f"for axis {axis} of shape {tuple(x.shape)}.")
+    return apply(_GATHER, (x,), {"indices": index_array, "axis": axis})
+
+
+def _ungetitem_forward(xp, g, key, shape):
+    """Zeros of ``shape`` with ``g`` written where ``x[key]`` read (a basic key reads each place once)."""
+    out = backends.full_beside(g, shape, 0)
+    place = tuple(k for k in key if k is not None)      # None adds an axis to g that out does not have
+    out[place] = xp.reshape(g, out[place].shape)
+    return out
+
+
+_GETITEM = Op("getitem", lambda xp, x, key: x[key],
+              (lambda g, ans, x, key: apply(_UNGETITEM, (g,), {"key": key, "shape": tuple(x.shape)}),))
+_UNGETITEM = Op("ungetitem", _ungetitem_forward, (lambda g, ans, u, key, shape: getitem(g, key),))
+
+
+def getitem(tensor: Any, key: Any) -> Tensor:
+    """``tensor[key]`` with ints, slices, ``...`` and ``None``; the gradient flows back into the slice.
+
+    >>> tf.constant([[1.0, 2.0], [3.0, 4.0]])[:, 1].numpy()
+    array([2., 4.], dtype=float32)
+    >>> tf.constant([1.0, 2.0])[[0, 1]]
+    Traceback (most recent call last):
+    ...
+    TypeError: Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices, got [0, 1]; use tf.gather to pick by a list of indices.
+    """
+    x = as_operand(tensor)
+    parts = tuple(_index(k) for k in (key if isinstance(key, tuple) else (key,)))
+    if not builtins.any(k is Ellipsis for k in parts):
+        parts += (Ellipsis,)        # the standard does not fill in the trailing axes by itself
+    try:
+        x._value[parts]
+    except (IndexError, TypeError, ValueError) as error:
+        raise InvalidArgumentError(f"Index {key!r} is not valid for a tensor of shape {tuple(x.shape)}: {error}") from None
+    return apply(_GETITEM, (x,), {"key": parts})
+
+
+def _index(k: Any) -> Any:
+    """One part of a key, as plain Python: TF's basic indices only (no lists, no masks)."""
+    if k is None or k is Ellipsis:
+        return k
+    if isinstance(k, slice):
+        return slice(*(None if v is None else _index(v) for v in (k.start, k.stop, k.step)))
+    k = plain(k)
+    if isinstance(k, bool | np.bool_) or not (isinstance(k, int | np.integer) or
+                                                (isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu")):
+        raise TypeError(f"Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                        f"tf.int32/tf.int64 tensors are valid indices, got {k!r}; use tf.gather to pick by a "
+                        f"list of indices.")
+    return int(k)
+
+
+def _slice_along(x: Tensor, axis: int, start: int, stop: int) -> Tensor:
+    return getitem(x, (slice(None),) * axis + (slice(start, stop),))
+
+
+def hot(xp, indices, depth):
+    """True where a position of the new last axis equals the index: a boolean one-hot."""
+    classes = xp.arange(depth, dtype=indices.dtype, device=backends.device_of(indices))
+    return indices[..., None] == classes
+
+
+def _one_hot_forward(xp, indices, depth, dtype):
+    return xp.astype(hot(xp, indices, depth), getattr(xp, dtype.name))
+
+
+_ONE_HOT = Op("one_hot", _one_hot_forward)
+
+
+def one_hot(indices: Any, depth: int, on_value: Any = None, off_value: Any = None, axis: int | None = None,
+            dtype: Any = None, name: str | None = None) -> Tensor:
+    """Each index as a row of ``depth`` values: ``on_value`` (1) at the index, ``off_value`` (0) elsewhere.
+
+    Indices outside ``[0, depth)`` give a row of ``off_value``, as TensorFlow's.
+
+    >>> tf.one_hot([2, 0, 5], 3).numpy()
+    array([[0., 0., 1.],
+           [1., 0., 0.],
+           [0., 0., 0.]], dtype=float32)
+    """
+    indices = as_operand(indices)
+    if not indices.dtype.is_integer:
+        raise InvalidArgumentError(f"one_hot: indices must be integers, got {indices.dtype.name}.")
+    given = next((v for v in (on_value, off_value) if v is not None), None)
+    target = dtypes.as_dtype(dtype or (constant(given).dtype if given is not None else dtypes.float32))
+    hot = apply(_ONE_HOT, (indices,), {"depth": int(depth), "dtype": target})
+    if given is not None:
+        on, off = (like(v if v is not None else default, hot) for v, default in ((on_value, 1), (off_value, 0)))
+        hot = where(cast(hot, dtypes.bool_), on, off)
+    if axis is not None and axis not in (-1, hot.ndim - 1):
+        (position,) = as_axes(axis, hot.ndim, "one_hot")
+        hot = transpose(hot, tuple(builtins.range(position)) + (hot.ndim - 1,) + tuple(builtins.range(position, hot.ndim - 1)))
+    return hot

@@ -1,0 +1,106 @@
+"""Neural-network ops: softmax, its logarithm, and cross-entropy as one fused primitive.
+
+Each is computed stably (shifted by the row's maximum) and differentiated
+from its output: softmax's VJP needs only the probabilities it produced.
+
+>>> import minitape as tf
+>>> tf.nn.softmax([0.0, 0.0]).numpy()
+array([0.5, 0.5], dtype=float32)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from minitape.core.primitive import ANS, Op, apply
+from minitape.core.tensor import Tensor, wrap
+from minitape.ops.arguments import as_axes, as_operand, needs_floating
+from minitape.ops.elementwise import exp
+from minitape.ops.indexing import hot, one_hot
+from minitape.ops.reductions import reduce_sum
+from minitape.ops.shapes import expand_dims
+
+
+def _softmax_forward(xp, x, axis):
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax_forward(xp, x, axis):
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+
+
+def _softmax_vjp(g: Tensor, probabilities: Tensor, axis: Any) -> Tensor:
+    """``s · (g - sum(g · s))``: the VJP of softmax, given its output ``s``."""
+    return probabilities * (g - reduce_sum(g * probabilities, axis=axis, keepdims=True))
+
+
+_SOFTMAX = Op("softmax", _softmax_forward, (lambda g, ans, x, axis: _softmax_vjp(g, ans, axis),), keep=(ANS,))
+_LOG_SOFTMAX = Op("log_softmax", _log_softmax_forward,
+                  (lambda g, ans, x, axis: g - exp(ans) * reduce_sum(g, axis=axis, keepdims=True),), keep=(ANS,))
+
+
+def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``axis``, computed without overflow.
+
+    >>> tf.nn.softmax([0.0, 0.0]).numpy()
+    array([0.5, 0.5], dtype=float32)
+    """
+    x = as_operand(logits)
+    needs_floating("softmax", x)
+    return apply(_SOFTMAX, (x,), {"axis": as_axes(axis, x.ndim, "softmax")})
+
+
+def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """``log(softmax(x))`` along ``axis``, computed stably.
+
+    >>> tf.nn.log_softmax([0.0, 0.0]).numpy()
+    array([-0.6931472, -0.6931472], dtype=float32)
+    """
+    x = as_operand(logits)
+    needs_floating("log_softmax", x)
+    return apply(_LOG_SOFTMAX, (x,), {"axis": as_axes(axis, x.ndim, "log_softmax")})
+
+
+# d/dlogits of -log softmax(logits)[label] is softmax(logits) - one_hot(label).  As TF's fused
+# kernel does, the forward rule works that out on its way to the loss and leaves it as its residual,
+# the "backprop": the backward step is then one multiplication, an op of its own.
+def _sparse_xent_forward(xp, logits, labels):
+    # -log softmax(logits)[label] = log(sum(exp(shifted))) - shifted[label], shifted by the row's max.
+    shifted = logits - xp.max(logits, axis=-1, keepdims=True)
+    exp = xp.exp(shifted)
+    total = xp.sum(exp, axis=-1, keepdims=True)
+    loss = xp.log(total[..., 0]) - xp.take_along_axis(shifted, labels[..., None], axis=-1)[..., 0]
+    return loss, exp / total - xp.astype(hot(xp, labels, logits.shape[-1]), logits.dtype)
+
+
+def _sparse_xent_vjp(g, ans, logits, labels, residual):
+    return apply(_SPARSE_XENT_GRAD, (logits, g, residual), {"labels": labels})
+
+
+_SPARSE_XENT = Op("sparse_softmax_cross_entropy", _sparse_xent_forward, (_sparse_xent_vjp,), keep=(0,),
+                  residual=True)
+
+
+# g · backprop, with the logits beside it: a second tape differentiates it through the logits.
+# Its VJPs rebuild softmax - one_hot from the logits with minitape ops rather than read the
+# backprop, a bare value: a third tape must see how that, too, depends on the logits.
+def _sparse_xent_grad_vjp_logits(gg, ans, logits, g, backprop, labels):
+    return _softmax_vjp(gg * expand_dims(g, -1), softmax(logits), -1)
+
+
+def _sparse_xent_grad_vjp_g(gg, ans, logits, g, backprop, labels):
+    return reduce_sum(gg * (softmax(logits) - one_hot(wrap(labels), logits.shape[-1], dtype=logits.dtype)), axis=-1)
+
+
+_SPARSE_XENT_GRAD = Op("sparse_softmax_cross_entropy_grad",
+                       lambda xp, logits, g, backprop, labels: g[..., None] * backprop,
+                       (_sparse_xent_grad_vjp_logits, _sparse_xent_grad_vjp_g, None), keep=(0, 1))
+
+
+def sparse_softmax_cross_entropy(logits: Tensor, labels: Any) -> Tensor:
+    """``-log softmax(logits)[labels]`` per example, as one primitive (see :mod:`minitape.nn`).
+
+    ``labels`` is an integer array of the logits' backend, checked by the caller.
+    """
+    return apply(_SPARSE_XENT, (logits,), {"labels": labels})

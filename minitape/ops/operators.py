@@ -1,0 +1,72 @@
+"""Python's operators for tensors and variables: ``x + y`` is ``tf.add(x, y)``.
+
+The core's tensor knows nothing of ops (they are built on it), so this module
+attaches the operators to it from above, once, when :mod:`minitape.ops` is
+imported: each operator is one op of the table.
+
+>>> import minitape as tf
+>>> x = tf.constant([1.0, 2.0])
+>>> (x * 2.0 + 1.0).numpy(), (-x).numpy(), x[1].numpy()
+(array([3., 5.], dtype=float32), array([-1., -2.], dtype=float32), np.float32(2.0))
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minitape.core.tensor import Tensor, _TensorLike
+from minitape.ops import elementwise as ew
+from minitape.ops.creation import to_device
+from minitape.ops.indexing import getitem
+from minitape.ops.linalg import matmul
+
+#: Each binary operator, its reflected form (``__radd__``: the tensor is on the right), and its op.
+BINARY: dict[str, Callable] = {
+    "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide, "floordiv": ew.floordiv,
+    "mod": ew.mod, "pow": ew.pow, "matmul": matmul,
+}
+COMPARISONS: dict[str, Callable] = {
+    "lt": ew.less, "le": ew.less_equal, "gt": ew.greater, "ge": ew.greater_equal, "eq": ew.equal, "ne": ew.not_equal,
+}
+
+
+def _forward(op: Callable) -> Callable:
+    def operator(self: Any, other: Any) -> Tensor:
+        return op(self, other)
+    return operator
+
+
+def _reflected(op: Callable) -> Callable:
+    def operator(self: Any, other: Any) -> Tensor:
+        return op(other, self)
+    return operator
+
+
+def _positive(self: Any) -> Any:
+    return self
+
+
+def cpu(self: Tensor) -> Tensor:
+    """A copy on the host (NumPy); gradients flow back to this tensor's device.
+
+    >>> tf.constant([1.0]).cpu().device
+    '/job:localhost/replica:0/task:0/device:CPU:0'
+    """
+    return to_device(self, "CPU:0")
+
+
+def attach() -> None:
+    """Give tensors and variables their operators (run once, on import)."""
+    for name, op in BINARY.items():
+        setattr(_TensorLike, f"__{name}__", _forward(op))
+        setattr(_TensorLike, f"__r{name}__", _reflected(op))
+    for name, op in COMPARISONS.items():
+        setattr(_TensorLike, f"__{name}__", _forward(op))
+    _TensorLike.__neg__ = lambda self: ew.negative(self)
+    _TensorLike.__abs__ = lambda self: ew.abs(self)
+    _TensorLike.__pos__ = _positive
+    _TensorLike.__getitem__ = lambda self, key: getitem(self, key)
+    Tensor.cpu = cpu
+
+
+attach()

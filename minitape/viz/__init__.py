@@ -1,0 +1,80 @@
+"""Pictures: a tape drawn, any moment of a timeline drawn, and the player that animates them.
+
+* :mod:`~minitape.viz.scene`: what a picture shows, built by replaying events;
+* :mod:`~minitape.viz.dot`: the scene as Graphviz DOT text;
+* :mod:`~minitape.viz.render`: DOT laid out as SVG (pygraphviz, imported on first use);
+* :mod:`~minitape.viz.player`: frames, printed trace and memory, in any web page.
+
+The core never imports this package.  Instead, importing it teaches the core's
+classes to draw themselves: Jupyter's display hooks (``_repr_svg_``) and the
+``picture()``, ``scene()`` and ``player()`` methods are attached here.
+
+>>> import minitape as tf
+>>> x = tf.constant(2.0)
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = tf.sin(x)
+>>> type(tape.picture()).__name__
+'Scene'
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from minitape.autodiff.tape import GradientTape
+from minitape.core.events import Timeline
+from minitape.core.tensor import _TensorLike
+from minitape.viz import dot, player, render, scene  # noqa: F401
+from minitape.viz.player import Player
+from minitape.viz.render import to_svg  # noqa: F401
+from minitape.viz.scene import Scene, name_map, value_svg
+
+
+def picture(tape: GradientTape, names: dict[str, Any] | None = None) -> Scene:
+    """A :class:`Scene` of what ``tape`` holds now (display it, or call ``to_dot``/``to_svg``).
+
+    >>> import minitape as tf
+    >>> x = tf.constant(1.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.exp(x)
+    >>> [op.name for op in tape.picture(names=locals()).ops.values()]
+    ['exp']
+    """
+    return Scene.of_tape(tape, names)
+
+
+def timeline_scene(timeline: Timeline, upto: int | None = None) -> Scene:
+    """The picture after the first ``upto`` events of ``timeline`` (all of them by default).
+
+    >>> import minitape as tf
+    >>> with tf.events.timeline() as events:
+    ...     with tf.GradientTape() as tape:
+    ...         x = tf.constant(1.0)
+    ...         tape.watch(x)
+    ...         y = tf.exp(x)
+    >>> events.scene(upto=1).said
+    'the tape watches #0'
+    """
+    drawn = Scene(names=name_map(timeline.names))
+    for event in timeline[:upto]:
+        drawn.apply(event)
+    return drawn
+
+
+def timeline_player(timeline: Timeline, **options: Any) -> Player:
+    """An animated player over ``timeline`` (see :class:`~minitape.viz.player.Player`)."""
+    return Player(timeline, **options)
+
+
+def _value_svg(value: Any) -> str:
+    return value_svg(value, getattr(value, "name", ""))
+
+
+# Display hooks and drawing methods, attached from here so that the core never imports viz.
+_TensorLike._repr_svg_ = _value_svg
+GradientTape.picture = picture
+GradientTape._repr_svg_ = lambda tape: picture(tape).to_svg()
+Timeline.scene = timeline_scene
+Timeline.player = timeline_player
+Timeline._repr_svg_ = lambda timeline: timeline_scene(timeline).to_svg()

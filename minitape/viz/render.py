@@ -1,0 +1,55 @@
+"""Rendering: DOT text laid out as SVG by the Graphviz libraries inside pygraphviz's wheels.
+
+pygraphviz is imported when the first picture is drawn, not before: ``import
+minitape`` loads no display library.
+
+>>> from minitape.viz.render import to_svg
+>>> to_svg("digraph { a -> b }").startswith("<?xml")
+True
+"""
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+import sys
+from collections.abc import Iterator
+
+
+def to_svg(dot: str) -> str:
+    """Lay out DOT text as SVG with the Graphviz libraries bundled in pygraphviz's wheels."""
+    try:
+        import pygraphviz
+    except ImportError:  # pragma: no cover - pygraphviz is a dependency
+        raise ImportError("Rendering pictures needs pygraphviz >= 2.0 (its wheels include Graphviz): "
+                          "pip install 'pygraphviz>=2.0'") from None
+    with _first_layout_quietly():
+        return pygraphviz.AGraph(string=dot).draw(format="svg", prog="dot").decode("utf-8")
+
+
+_fonts_loaded = False
+
+
+@contextlib.contextmanager
+def _first_layout_quietly() -> Iterator[None]:
+    """The bundled fontconfig warns, once, about a newer system config it cannot read; in a notebook
+    that shows as an alarming red box.  Hide the C-level stderr of the first layout only."""
+    global _fonts_loaded
+    if _fonts_loaded:
+        yield
+        return
+    sys.stderr.flush()
+    saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+        _fonts_loaded = True
+
+
+def escape_html(text: str) -> str:
+    """Text for an HTML page, shown as text whatever it contains."""
+    return html.escape(text, quote=True)
