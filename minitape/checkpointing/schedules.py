@@ -70,7 +70,7 @@ def checkpoint_sequential(functions: Sequence[Callable] | Any, segments: int, in
 def in_order(functions: Sequence[Callable], name: str | None = None) -> Callable:
     """One function that applies ``functions`` one after another: a chain, as a single step.
 
-    >>> from minitape.schedules import in_order
+    >>> from minitape.checkpointing.schedules import in_order
     >>> in_order([lambda x: x + 1, lambda x: x * 10])(1)
     20
     """
