@@ -31,7 +31,13 @@ from minitape.core.tensor import Tensor, constant
 
 @dataclass
 class Verdict:
-    """The outcome of a check: ``passed``, and a message a student can act on."""
+    """The outcome of a check: ``passed``, and a message a student can act on.
+
+    >>> from minitape.exercises import Verdict
+    >>> verdict = Verdict(False, "not done yet")
+    >>> verdict, bool(verdict)
+    (✘ not done yet, False)
+    """
 
     passed: bool
     message: str
@@ -59,6 +65,13 @@ def check_vjp(student: Callable, forward: Callable, shapes: Sequence[tuple[int, 
     For each case of input ``shapes`` (several cases may be given as a list of
     lists), the student's gradient is compared with finite differences of
     ``sum(g * forward(*inputs))``.
+
+    >>> import minitape as tf
+    >>> from minitape import exercises
+    >>> exercises.check_vjp(lambda g, x: g * tf.cos(x), tf.sin, [[(3,)], [(2, 2)]])
+    ✔ correct: the gradient matches finite differences for every shape tried.
+    >>> exercises.check_vjp(lambda g, x, y: g * x, tf.multiply, [(2,), (2,)], wrt=1)
+    ✔ correct: the gradient matches finite differences for every shape tried.
     """
     cases = [shapes] if shapes and isinstance(shapes[0], tuple) and all(isinstance(n, int) for n in shapes[0]) else shapes
     rng = np.random.default_rng(seed)
@@ -113,19 +126,45 @@ def _reduces_to(got: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def check_matmul_vjp(student: Callable) -> Verdict:
-    """Exercise: ``student(g, a, b)`` is the gradient of ``sum(g * (a @ b))`` with respect to ``a``."""
+    """Exercise: ``student(g, a, b)`` is the gradient of ``sum(g * (a @ b))`` with respect to ``a``.
+
+    >>> import minitape as tf
+    >>> from minitape import exercises
+    >>> exercises.check_matmul_vjp(lambda g, a, b: g @ tf.transpose(b))
+    ✔ correct: the gradient matches finite differences for every shape tried.
+    >>> exercises.check_matmul_vjp(lambda g, a, b: g @ b)
+    ✘ your VJP raised: matmul: shapes (2, 4) and (3, 4) do not match ... (a transpose missing?).
+    """
     return check_vjp(student, ops.matmul, [[(2, 3), (3, 4)], [(4, 4), (4, 4)], [(1, 5), (5, 2)]], wrt=0)
 
 
 def check_bias_vjp(student: Callable) -> Verdict:
-    """Exercise: ``student(g, x, b)`` is the gradient of ``sum(g * (x + b))`` with respect to the bias ``b``."""
+    """Exercise: ``student(g, x, b)`` is the gradient of ``sum(g * (x + b))`` with respect to the bias ``b``.
+
+    >>> import minitape as tf
+    >>> from minitape import exercises
+    >>> exercises.check_bias_vjp(lambda g, x, b: tf.reduce_sum(g, axis=0))
+    ✔ correct: the gradient matches finite differences for every shape tried.
+    >>> exercises.check_bias_vjp(lambda g, x, b: g)
+    ✘ your gradient has shape (4, 3) but the input has shape (3,): the input was broadcast, so sum ...
+    """
     return check_vjp(student, ops.add, [[(4, 3), (3,)], [(2, 5), (5,)]], wrt=1)
 
 
 # --------------------------------------------------------------------------- checkpointing
 
 def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, depth: int = 6) -> Verdict:
-    """Check a checkpointed version of ``block``: the same gradients, and a tape that records only the calls."""
+    """Check a checkpointed version of ``block``: the same gradients, and a tape that records only the calls.
+
+    >>> import minitape as tf
+    >>> from minitape import exercises
+    >>> def block(h):
+    ...     return tf.tanh(h)
+    >>> exercises.check_checkpoint(tf.recompute_grad(block), block)
+    ✔ correct: one entry per call, nothing inside recorded, and the same gradient.
+    >>> exercises.check_checkpoint(block, block)
+    ✘ the tape recorded 6 ops (tanh): a checkpointed block records only the call. Wrap the whole block ...
+    """
     rng = np.random.default_rng(0)
     x = constant(rng.normal(size=(2, width)))
 
@@ -167,6 +206,14 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     Actions are those of :class:`~minitape.schedules.Schedule`.  The state at 0
     (the input) starts stored; the schedule must end with every step reversed,
     from ``n - 1`` down to 0.
+
+    >>> from minitape import exercises
+    >>> from_the_input = [("advance", 0, 2), ("record", 2), ("backward", 2), ("advance", 0, 1),
+    ...                   ("record", 1), ("backward", 1), ("record", 0), ("backward", 0)]
+    >>> exercises.check_schedule(from_the_input, n=3, snapshots=1)
+    ✔ valid and optimal: 6 step executions, the fewest possible with 1 states.
+    >>> exercises.check_schedule(from_the_input[:3], n=3, snapshots=1)
+    ✘ the schedule stops before reversing step 1.
     """
     stored, in_hand, recorded, next_back, cost = {0}, 0, set(), n - 1, 0
     try:

@@ -28,7 +28,12 @@ from minitape.core.tensor import Tensor, constant
 
 def numerical_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weights: np.ndarray,
                         eps: float = 1e-6) -> list[np.ndarray]:
-    """Central differences of ``sum(f(*args) * weights)`` with respect to each argument."""
+    """Central differences of ``sum(f(*args) * weights)`` with respect to each argument.
+
+    >>> from minitape.gradcheck import numerical_gradients
+    >>> numerical_gradients(lambda x: x * x, [np.array([1.0, 3.0])], np.ones(2))
+    [array([2., 6.])]
+    """
     def loss(arrays: list[np.ndarray]) -> float:
         out = f(*[constant(a) for a in arrays])
         return float(np.sum(np.asarray(out.numpy(), dtype=np.float64) * weights))
@@ -50,6 +55,10 @@ def tape_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weights: np
 
     Each gradient must live where its input does: an op that quietly fell back to
     NumPy on another backend fails here.
+
+    >>> from minitape.gradcheck import tape_gradients
+    >>> tape_gradients(lambda x, y: x * x, [np.array([1.0, 3.0]), np.array(5.0)], np.ones(2))
+    [array([2., 6.]), array(0.)]
     """
     tensors = [constant(a) for a in args]
     with GradientTape() as tape:
@@ -68,6 +77,17 @@ def check_gradients(f: Callable[..., Tensor], *args: Any, eps: float = 1e-6, rto
     """Raise ``AssertionError`` unless the tape's gradients of ``f`` match finite differences.
 
     ``args`` are arrays (converted to float64); ``f`` takes and returns tensors.
+
+    >>> import minitape as tf
+    >>> from minitape.gradcheck import check_gradients
+    >>> check_gradients(tf.tanh, np.array([[0.5, -1.0]]))          # silent: the gradients agree
+    >>> @tf.custom_gradient
+    ... def bad_square(x):
+    ...     return x * x, lambda g: g * x                           # forgot the 2
+    >>> check_gradients(bad_square, np.array([1.0]))
+    Traceback (most recent call last):
+    ...
+    AssertionError: gradient of input 0 differs from finite differences (max abs error ...): tape ... vs numeric ...
     """
     arrays = [np.array(a, dtype=np.float64) for a in args]
     out = f(*[constant(a) for a in arrays])

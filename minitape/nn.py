@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, random
+from minitape.core import arrays, backends, random
 from minitape.core.errors import InvalidArgumentError
 from minitape.ops import (  # noqa: F401
     as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax,
@@ -21,9 +21,19 @@ from minitape.ops import (  # noqa: F401
 )
 from minitape.core.tensor import Tensor, wrap
 
+__all__ = ["dropout", "log_softmax", "relu", "sigmoid", "softmax", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "tanh"]
+
 
 def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
-    """``-sum(labels * log_softmax(logits))`` along ``axis``: one loss per example."""
+    """``-sum(labels * log_softmax(logits))`` along ``axis``: one loss per example.
+
+    ``labels`` may be any distribution over the classes, not only one-hot.
+
+    >>> import minitape as tf
+    >>> tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0], [0.5, 0.5]], logits=[[1.0, 2.0], [0.0, 0.0]])
+    <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([0.31326166, 0.6931472 ], dtype=float32)>
+    """
     labels, logits = operands("softmax_cross_entropy_with_logits", labels, logits)
     if labels.shape != logits.shape:
         raise InvalidArgumentError(f"softmax_cross_entropy_with_logits: labels shape {tuple(labels.shape)} "
@@ -47,7 +57,7 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     if classes.size and (classes.min() < 0 or classes.max() >= n):
         raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be in [0, {n}), "
                                    f"got {classes.min()}..{classes.max()}.")
-    return sparse_softmax_cross_entropy(logits, backends.asarray_beside(logits._value, classes.astype(np.int64)))
+    return sparse_softmax_cross_entropy(logits, arrays.asarray_beside(logits._value, classes.astype(np.int64)))
 
 
 def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:
@@ -66,4 +76,4 @@ def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = Non
     shape = tuple(x.shape) if noise_shape is None else tuple(int(n) for n in noise_shape)
     keep = random.uniform_array(shape, dtype=x.dtype, seed=seed) >= rate
     scale = (keep / (1 - rate)).astype(x.dtype.as_numpy_dtype_)
-    return x * wrap(backends.asarray_beside(x._value, scale))       # the mask lives where x does
+    return x * wrap(arrays.asarray_beside(x._value, scale))       # the mask lives where x does

@@ -27,11 +27,13 @@ from minitape.core.tensor import Tensor
 
 
 def backprop(entries: Sequence[Entry], seeds: dict[int, Tensor], sources: Iterable[int],
-             tape: Any = None) -> dict[int, Tensor]:
+             tape: Any = None, reach: set[int] | None = None) -> dict[int, Tensor]:
     """Reverse-mode accumulation over ``entries``; returns the gradient of every id reached.
 
     ``seeds`` maps each target's id to its upstream gradient.  Only entries on a
     path from a source to a target do any work.  ``tape`` labels the events.
+    ``reach``, the ids that depend on some source, is worked out here
+    (:func:`connected`) unless the caller knows that every entry is connected.
 
     >>> from minitape.autodiff.backward import backprop
     >>> x = tf.constant(2.0)
@@ -43,19 +45,40 @@ def backprop(entries: Sequence[Entry], seeds: dict[int, Tensor], sources: Iterab
     0.077004
     """
     sources = set(sources)
-    relevant, reach = connected(entries, sources)
+    relevant, reach = connected(entries, sources) if reach is None else (entries, reach)
     grads = {i: g for i, g in seeds.items() if i in reach}
     for entry in reversed(relevant):
-        # Sources keep their gradient to the end; everything else is complete now, so take it out.
-        out_grads = [grads.get(i) if i in sources else grads.pop(i, None) for i in entry.outputs]
-        if all(g is None for g in out_grads):
+        out_grads = take_output_grads(grads, entry.outputs, sources)
+        if out_grads is None:
             continue                                   # nothing flows back through this entry
         in_grads = entry.backward(out_grads, reach)
-        events.emit("backward_step", tape=tape, entry=entry, output_grads=out_grads, input_grads=in_grads)
+        if events.listeners:            # saves building the event's arguments for nobody, at every step
+            events.emit("backward_step", tape=tape, entry=entry, output_grads=out_grads, input_grads=in_grads)
         for i, g in zip(entry.inputs, in_grads):
             if g is not None:
                 grads[i] = grads[i] + g if i in grads else g   # a value used twice sums its gradients
     return grads
+
+
+def take_output_grads(grads: dict[int, Tensor], outputs: tuple[int, ...], sources: set[int]) -> list | None:
+    """The gradients of an entry's outputs (None for an output that has none), or None if none has one.
+
+    Every later entry has run, so each gradient is complete: take it out of ``grads``,
+    freeing memory as the pass goes, unless a source needs it at the end.
+
+    >>> from minitape.autodiff.backward import take_output_grads
+    >>> grads = {1: "g1"}
+    >>> take_output_grads(grads, (1, 2), sources=set()), grads
+    (['g1', None], {})
+    >>> print(take_output_grads(grads, (1,), sources=set()))
+    None
+    """
+    taken, found = [], False
+    for i in outputs:
+        g = grads.get(i) if i in sources else grads.pop(i, None)
+        taken.append(g)
+        found = found or g is not None
+    return taken if found else None
 
 
 def connected(entries: Sequence[Entry], sources: set[int]) -> tuple[list[Entry], set[int]]:

@@ -5,13 +5,14 @@ the target's entries, pulled back to the sources.  Seeding with each one-hot
 vector in turn pulls back each row of the Jacobian.
 
 >>> import minitape as tf
->>> x = tf.constant([1.0, 2.0])
+>>> x = tf.constant([0.0, 1.0, 2.0])
 >>> with tf.GradientTape() as tape:
 ...     tape.watch(x)
-...     y = x * x
->>> tape.jacobian(y, x).numpy()
-array([[2., 0.],
-       [0., 4.]], dtype=float32)
+...     y = tf.reduce_sum(x) * x             # y_i = (x_0 + x_1 + x_2) · x_i
+>>> tape.jacobian(y, x).numpy()             # ∂y_i/∂x_j = x_i + [i == j] · sum
+array([[3., 0., 0.],
+       [1., 4., 1.],
+       [2., 2., 5.]], dtype=float32)
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, nest
+from minitape.core import arrays, nest
 from minitape.core.tensor import Tensor, wrap
 from minitape.autodiff.requests import UnconnectedGradients, as_tensors
 from minitape.ops import reshape, stack, zeros, zeros_like
@@ -94,7 +95,7 @@ class Jacobians:
 def _one_hots(y: Tensor, shape: tuple[int, ...]) -> list[Any]:
     """One seed per position of ``shape``: 1 there and 0 elsewhere, broadcast to ``y``'s shape, on its device."""
     eye = np.eye(math.prod(shape), dtype=y.dtype.as_numpy_dtype_)
-    return [backends.asarray_beside(y._value, np.broadcast_to(row.reshape(shape), y.shape)) for row in eye]
+    return [arrays.asarray_beside(y._value, np.broadcast_to(row.reshape(shape), y.shape)) for row in eye]
 
 
 def _jacobian_of(row: list[Tensor | None], target_shape: tuple[int, ...], source: Tensor,

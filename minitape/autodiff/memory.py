@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from minitape.core import backends
+from minitape.core import arrays
 from minitape.core.entry import Entry
 
 
@@ -45,16 +45,15 @@ class HeldMemory:
         """Add the buffers of the entries recorded since the last count; returns the bytes now held."""
         for entry in entries[self.counted:]:
             for _, value in entry.kept():
-                if value._id >= self.first_id:
-                    self._add(root_buffer(value._value))
+                if value._id < self.first_id:
+                    continue                            # the user's: alive anyway
+                buffer = root_buffer(value._value)
+                if id(buffer) not in self.buffers:
+                    self.buffers[id(buffer)] = buffer
+                    self.current += arrays.nbytes(buffer)
         self.counted = len(entries)
         self.peak = max(self.peak, self.current)
         return self.current
-
-    def _add(self, array: Any) -> None:
-        if id(array) not in self.buffers:
-            self.buffers[id(array)] = array
-            self.current += backends.nbytes(array)
 
     def release(self) -> None:
         """Everything is let go (the tape was reset); the peak is remembered."""

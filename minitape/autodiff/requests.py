@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from minitape.core import backends, nest
+from minitape.core import arrays, nest
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.ops import cast, zeros_like
@@ -63,7 +63,7 @@ def seeds_for(targets: list[Tensor], output_gradients: Any) -> dict[int, Tensor]
     seeds: dict[int, Tensor] = {}
     for target, seed in zip(targets, given):
         if seed is None:
-            seed = wrap(backends.full_beside(target._value, target._value.shape, 1))
+            seed = wrap(arrays.full_beside(target._value, target._value.shape, 1))
         else:
             seed = cast(seed, target.dtype)
             if tuple(seed.shape) != tuple(target.shape):

@@ -31,7 +31,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from minitape.core import backends, events, nest
+from minitape.core import arrays, backends, events, nest
 from minitape.core.entry import Entry
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, Variable, next_id
@@ -144,7 +144,8 @@ class GradientTape(Jacobians):
         if not self._tracked.isdisjoint(entry.inputs):
             self._entries.append(entry)
             self._tracked.update(entry.outputs)
-            events.emit("op", tape=self, entry=entry)
+            if events.listeners:        # saves building the event's arguments for nobody, at every op
+                events.emit("op", tape=self, entry=entry)
 
     @property
     def first_id(self) -> int:
@@ -260,7 +261,7 @@ class GradientTape(Jacobians):
             for role, value in entry.kept():
                 role = f"input {role}" if isinstance(role, int) else role
                 rows.append({"entry": index, "name": entry.label, "role": role, "shape": tuple(value.shape),
-                             "dtype": value.dtype.name, "bytes": backends.nbytes(value._value),
+                             "dtype": value.dtype.name, "bytes": arrays.nbytes(value._value),
                              "users": value._id < (self._first_id or 0)})
         return rows
 
@@ -311,7 +312,11 @@ class GradientTape(Jacobians):
 
     def _backprop(self, seeds: dict[int, Tensor], sources: list[Tensor]) -> dict[int, Tensor]:
         """The backward pass over this tape, for the sources it follows."""
-        return backprop(self._entries, seeds, [s._id for s in sources if s._id in self._tracked], self)
+        followed = {s._id for s in sources if s._id in self._tracked}
+        # The tape records only what depends on what it watches: when the sources are all it
+        # watches, every entry is connected to them, and what they reach is what it tracks.
+        reach = set(self._tracked) if self._watched <= followed else None
+        return backprop(self._entries, seeds, followed, self, reach)
 
     @contextlib.contextmanager
     def _computing_gradient(self, target: Tensor | None) -> Iterator[None]:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, events, nest, random
+from minitape.core import arrays, events, nest, random
 from minitape.core.state import record, stop_recording, variable_accessed, watch_variable_reads
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
@@ -152,7 +152,7 @@ class RecomputeEntry(CallEntry):
         if self.forward_values is not None:
             for k, (before, t) in enumerate(zip(self.forward_values, outputs)):
                 # A debugging check: compared on the host, with NumPy's NaN-aware equality.
-                if not np.array_equal(backends.to_numpy(before), backends.to_numpy(t._value), equal_nan=True):
+                if not np.array_equal(arrays.to_numpy(before), arrays.to_numpy(t._value), equal_nan=True):
                     raise RecomputeMismatchError(f"recompute_grad: recomputing {name} changed the values of output {k}.")
 
 

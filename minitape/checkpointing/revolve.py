@@ -22,6 +22,10 @@ def revolve_recomputations(n: int, snapshots: int) -> int:
 
     ``snapshots`` (``c``) counts stored states including the chain's input; the
     result counts step executions beyond the first forward pass.
+
+    >>> from minitape.checkpointing.revolve import revolve_recomputations
+    >>> [revolve_recomputations(10, c) for c in (1, 2, 3, 10)]       # more room, fewer recomputations
+    [45, 20, 15, 9]
     """
     _check_chain(n, snapshots)
     c, t = snapshots, 0

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import math
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -41,7 +40,7 @@ import array_api_compat
 import numpy as np
 
 from minitape.core import dtypes
-from minitape.core.errors import DeviceNotFoundError, InvalidArgumentError
+from minitape.core.errors import DeviceNotFoundError
 
 
 class Backend:
@@ -64,11 +63,19 @@ class Backend:
 
     @property
     def device_name(self) -> str:
-        """TensorFlow's full name of the device, e.g. ``/job:localhost/replica:0/task:0/device:GPU:0``."""
+        """TensorFlow's full name of the device, e.g. ``/job:localhost/replica:0/task:0/device:GPU:0``.
+
+        >>> tf.backends.NUMPY.device_name
+        '/job:localhost/replica:0/task:0/device:CPU:0'
+        """
         return f"/job:localhost/replica:0/task:0/device:{self.kind}:{self.index}"
 
     def dtype(self, dtype: dtypes.DType) -> Any:
-        """The namespace's own dtype object for a minitape dtype."""
+        """The namespace's own dtype object for a minitape dtype.
+
+        >>> tf.backends.NUMPY.dtype(tf.float32)
+        <class 'numpy.float32'>
+        """
         native = getattr(self.xp, dtype.name, None)
         if native is None:
             raise TypeError(f"{self.name} has no {dtype.name} arrays; use tf.cast to a dtype it has "
@@ -76,14 +83,23 @@ class Backend:
         return native
 
     def from_numpy(self, array: np.ndarray | np.generic) -> Any:
-        """A host (NumPy) value as an array of this backend: a copy, except on NumPy itself."""
+        """A host (NumPy) value as an array of this backend: a copy, except on NumPy itself.
+
+        >>> tf.backends.get("array_api_strict").from_numpy(np.ones(2))
+        Array([1., 1.], dtype=array_api_strict.float64)
+        """
         if self.xp is np:
             return array[()] if array.ndim == 0 else array     # 0-d values are NumPy scalars (faster)
         native = self.dtype(dtypes.as_dtype(array.dtype))
         return self.xp.asarray(array, dtype=native, device=self.device)
 
     def to_numpy(self, array: Any) -> np.ndarray:
-        """A NumPy array with the values of ``array`` (copied to the host when it lives elsewhere)."""
+        """A NumPy array with the values of ``array`` (copied to the host when it lives elsewhere).
+
+        >>> strict = tf.backends.get("array_api_strict")
+        >>> strict.to_numpy(strict.xp.ones(2))
+        array([1., 1.])
+        """
         return np.asarray(self._to_numpy(array))
 
     def __repr__(self) -> str:
@@ -112,7 +128,12 @@ _by_name: dict[str, Backend] = {"numpy": NUMPY}
 
 
 def register(backend: Backend, array_type: type) -> Backend:
-    """Teach minitape a backend: its array type, and its dtypes as minitape dtypes."""
+    """Teach minitape a backend: its array type, and its dtypes as minitape dtypes.
+
+    >>> strict = tf.backends.get("array_api_strict")      # get() registers the libraries it imports
+    >>> tf.backends.register(strict, type(strict.xp.ones(1))) is strict
+    True
+    """
     by_type[array_type] = backend.xp
     _by_namespace.setdefault(backend.xp, backend)
     _by_name.setdefault(backend.name, backend)
@@ -124,12 +145,20 @@ def register(backend: Backend, array_type: type) -> Backend:
 
 
 def is_floating(array: Any) -> bool:
-    """Whether ``array`` holds floating-point numbers: only those are differentiated."""
+    """Whether ``array`` holds floating-point numbers: only those are differentiated.
+
+    >>> tf.backends.is_floating(np.ones(2)), tf.backends.is_floating(np.int32(1))
+    (True, False)
+    """
     return type(array) in FLOATING or type(array.dtype) in FLOATING or dtypes.of_array(array).is_floating
 
 
 def namespace(array: Any) -> ModuleType:
-    """The array namespace (``numpy``, ``array_api_strict``...) that owns ``array``."""
+    """The array namespace (``numpy``, ``array_api_strict``...) that owns ``array``.
+
+    >>> tf.backends.namespace(np.ones(2)).__name__
+    'numpy'
+    """
     found = by_type.get(type(array))
     if found is not None:
         return found
@@ -146,22 +175,12 @@ def namespace(array: Any) -> ModuleType:
     return xp
 
 
-def namespace_of_inputs(name: str, arrays: list) -> ModuleType:
-    """The one namespace that holds an op's input ``arrays``; inputs from two places are an error.
-
-    >>> from minitape.core import backends
-    >>> backends.namespace_of_inputs("add", [np.ones(2), np.float32(1)]).__name__
-    'numpy'
-    """
-    xp = namespace(arrays[0])
-    for array in arrays[1:]:
-        if namespace(array) is not xp:
-            check_same_device(name, tuple(arrays))
-    return xp
-
-
 def backend_of(array: Any) -> Backend:
-    """The backend (namespace and device) that holds ``array``."""
+    """The backend (namespace and device) that holds ``array``.
+
+    >>> tf.backends.backend_of(np.ones(2))
+    Backend('numpy', '/job:localhost/replica:0/task:0/device:CPU:0')
+    """
     xp = namespace(array)
     if xp is np:
         return NUMPY
@@ -182,67 +201,8 @@ def _elsewhere(home: Backend, place: Any) -> Backend:
     return found
 
 
-def to_numpy(array: Any) -> np.ndarray:
-    """The values of any backend's array, as a NumPy array on the host."""
-    if by_type.get(type(array)) is np:
-        return np.asarray(array)
-    return backend_of(array).to_numpy(array)
-
-
-def transfer(array: Any, target: Backend) -> Any:
-    """A copy of ``array`` on ``target``, through the host."""
-    return target.from_numpy(to_numpy(array))
-
-
 #: The namespace's device object of an array (NumPy scalars included): for ``device=`` arguments.
 device_of: Callable[[Any], Any] = array_api_compat.device
-
-
-def asarray_beside(array: Any, host: np.ndarray) -> Any:
-    """``host`` (a NumPy array) as an array of the namespace and device of ``array``; no copy on NumPy."""
-    xp = namespace(array)
-    return host if xp is np else xp.asarray(host, device=device_of(array))
-
-
-def full_beside(array: Any, shape: tuple[int, ...], value: float | int | bool) -> Any:
-    """An array of ``shape`` filled with ``value``, with the dtype and device of ``array`` (made there, not copied)."""
-    return namespace(array).full(shape, value, dtype=array.dtype, device=device_of(array))
-
-
-def nbytes(array: Any) -> int:
-    """Bytes of the buffer behind ``array`` (the standard has no ``nbytes``: size times item size)."""
-    scalar = SCALARS.get(type(array))
-    if scalar is not None:
-        return scalar.itemsize      # asking a NumPy scalar builds its dtype first
-    try:
-        return int(array.nbytes)
-    except AttributeError:
-        return math.prod(array.shape) * dtypes.of_array(array).size
-
-
-def quiet() -> contextlib.AbstractContextManager:
-    """NumPy (and libraries built on it) warn on ``1/0`` and ``log(-1)``; TensorFlow gives inf/nan silently."""
-    return np.errstate(all="ignore")
-
-
-def check_same_device(name: str, arrays: tuple) -> None:
-    """Raise unless every array lives in one backend: minitape never copies between devices by itself."""
-    places = [backend_of(a) for a in arrays]
-    for k, place in enumerate(places):
-        if place is not places[0]:
-            raise InvalidArgumentError(
-                f"{name}: input 0 is on {places[0].device_name} ({places[0].name}) but input {k} is on "
-                f"{place.device_name} ({place.name}); minitape never copies between devices silently. "
-                f"{_how_to_join(places[0])}")
-
-
-def _how_to_join(place: Backend) -> str:
-    """What to do when a tensor meets one that lives on ``place``."""
-    if place is NUMPY:
-        return "Bring the other to the host with x.cpu()."
-    if place.kind == "GPU":
-        return f"Copy the other there with tf.to_device(x, 'GPU:{place.index}'), or both to the host with .cpu()."
-    return "Bring both to the host with .cpu()."
 
 
 # --------------------------------------------------------------------------- choosing where new tensors go
@@ -256,13 +216,22 @@ _current = _Current()
 
 
 def current() -> Backend:
-    """Where new tensors go now: NumPy, unless inside :func:`use` or ``tf.device``."""
+    """Where new tensors go now: NumPy, unless inside :func:`use` or ``tf.device``.
+
+    >>> tf.backends.current().name
+    'numpy'
+    """
     return _current.stack[-1]
 
 
 @contextlib.contextmanager
 def use(backend: Backend | str) -> Iterator[Backend]:
-    """Inside the block, new tensors and variables go to ``backend`` (a :class:`Backend` or its name)."""
+    """Inside the block, new tensors and variables go to ``backend`` (a :class:`Backend` or its name).
+
+    >>> with tf.backends.use("array_api_strict"):
+    ...     type(tf.constant(1.0)._value).__name__
+    'Array'
+    """
     chosen = backend if isinstance(backend, Backend) else get(backend)
     _current.stack.append(chosen)
     try:
@@ -272,7 +241,11 @@ def use(backend: Backend | str) -> Iterator[Backend]:
 
 
 def get(name: str) -> Backend:
-    """A backend by name: ``"numpy"``, ``"cupy"`` (GPU 0) or any array API library, e.g. ``"array_api_strict"``."""
+    """A backend by name: ``"numpy"``, ``"cupy"`` (GPU 0) or any array API library, e.g. ``"array_api_strict"``.
+
+    >>> tf.backends.get("array_api_strict")
+    Backend('array_api_strict', '/job:localhost/replica:0/task:0/device:CPU:0')
+    """
     found = _by_name.get(name)
     if found is not None:
         return found
@@ -305,7 +278,11 @@ _DEVICE = re.compile(r"^(?:/job:\w+/replica:\d+/task:\d+)?/?(?:device:)?(CPU|GPU
 
 
 def parse_device(name: str | Backend) -> Backend:
-    """The backend a TensorFlow device name stands for."""
+    """The backend a TensorFlow device name stands for.
+
+    >>> tf.backends.parse_device("/job:localhost/replica:0/task:0/device:CPU:0").name
+    'numpy'
+    """
     if isinstance(name, Backend):
         return name
     match = _DEVICE.match(str(name).strip())
@@ -324,7 +301,12 @@ _INSTALL_CUPY = ("pip install 'minitape[gpu]' (CuPy built for CUDA 12; see https
 
 
 def gpu(index: int = 0) -> Backend:
-    """CuPy on CUDA device ``index``; a clear error when CuPy or the device is missing."""
+    """CuPy on CUDA device ``index``; a clear error when CuPy or the device is missing.
+
+    >>> tf.backends.gpu(99)
+    Traceback (most recent call last):
+    minitape.core.errors.DeviceNotFoundError: GPU:99 ...
+    """
     found = _by_name.get(f"cupy:{index}")
     if found is not None:
         return found

@@ -41,11 +41,22 @@ class DType:
 
     @property
     def as_numpy_dtype(self) -> type:
-        """The NumPy scalar type, e.g. ``numpy.float32``."""
+        """The NumPy scalar type, e.g. ``numpy.float32``.
+
+        >>> import minitape as tf
+        >>> tf.float32.as_numpy_dtype
+        <class 'numpy.float32'>
+        """
         return self.as_numpy_dtype_.type
 
     @property
     def base_dtype(self) -> "DType":
+        """The dtype itself: TensorFlow's reference dtypes have a base, minitape has none.
+
+        >>> import minitape as tf
+        >>> tf.float64.base_dtype
+        minitape.float64
+        """
         return self
 
     def __repr__(self) -> str:
@@ -84,7 +95,16 @@ _BY_NATIVE: dict[type, dict[Any, DType]] = {}
 
 
 def register_native(native: Any, dtype: DType) -> None:
-    """Let ``native``, some array library's dtype object, stand for ``dtype``."""
+    """Let ``native``, some array library's dtype object, stand for ``dtype``.
+
+    :mod:`minitape.backends` calls it for each library it meets; NumPy's dtypes come registered.
+
+    >>> import minitape as tf
+    >>> import array_api_strict as xp
+    >>> tf.dtypes.register_native(xp.float32, tf.float32)
+    >>> tf.dtypes.of_array(xp.asarray([1.0], dtype=xp.float32))
+    minitape.float32
+    """
     _BY_NATIVE.setdefault(type(native), {})[native] = dtype
 
 
@@ -123,7 +143,12 @@ def _native(value: Any) -> DType | None:
 
 
 def of_array(array: Any) -> DType:
-    """The :class:`DType` of an array or NumPy scalar (any backend)."""
+    """The :class:`DType` of an array or NumPy scalar (any backend).
+
+    >>> import minitape as tf
+    >>> tf.dtypes.of_array(np.ones(3)), tf.dtypes.of_array(np.int32(7))
+    (minitape.float64, minitape.int32)
+    """
     return _native(array.dtype) or as_dtype(array.dtype)
 
 
@@ -132,6 +157,12 @@ def for_python_value(value: Any) -> np.dtype | None:
 
     Python floats become float32, ints int32 (int64 when too large), bools bool;
     NumPy arrays keep their dtype.
+
+    >>> import minitape as tf
+    >>> tf.dtypes.for_python_value([1.5, 2.5]), tf.dtypes.for_python_value(2**40)
+    (dtype('float32'), dtype('int64'))
+    >>> tf.dtypes.for_python_value(np.ones(2)) is None
+    True
     """
     if isinstance(value, np.ndarray | np.generic):
         return None

@@ -10,12 +10,32 @@ add: input 1 is float64 but input 0 is float32; minitape never converts silently
 
 
 class OpError(Exception):
-    """An op could not run on the inputs it was given."""
+    """An op could not run on the inputs it was given: the base of minitape's op errors.
+
+    >>> import minitape as tf
+    >>> issubclass(tf.errors.InvalidArgumentError, tf.errors.OpError)
+    True
+    """
 
 
 class InvalidArgumentError(OpError):
-    """An op was given inputs of the wrong dtype, shape or value (TF's ``InvalidArgumentError``)."""
+    """An op was given inputs of the wrong dtype, shape or value (TF's ``InvalidArgumentError``).
+
+    >>> import minitape as tf
+    >>> tf.matmul(tf.ones((2, 3)), tf.ones((2, 3)))
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.InvalidArgumentError: matmul: shapes (2, 3) and (2, 3) do not match (inner dimensions 3 vs 2).
+    """
 
 
 class DeviceNotFoundError(RuntimeError):
-    """A device was asked for that this machine does not have (a GPU without CuPy or CUDA)."""
+    """A device was asked for that this machine does not have (a GPU without CuPy or CUDA).
+
+    >>> import minitape as tf
+    >>> with tf.device("CPU:1"):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.DeviceNotFoundError: minitape has one CPU device, CPU:0; got 'CPU:1'.
+    """

@@ -76,7 +76,14 @@ def subscribe(listener: Listener) -> Listener:
 
 
 def unsubscribe(listener: Listener) -> None:
-    """Stop calling ``listener`` (see :func:`subscribe`)."""
+    """Stop calling ``listener`` (see :func:`subscribe`).
+
+    >>> import minitape as tf
+    >>> heard = tf.events.subscribe(lambda event: print("heard", event.kind))
+    >>> tf.events.unsubscribe(heard)
+    >>> tf.print("quiet")
+    quiet
+    """
     listeners.remove(listener)
 
 

@@ -20,11 +20,24 @@ _NESTS = (list, tuple, dict)      # a tuple of types, not a union: isinstance ch
 
 
 def is_nested(value: Any) -> bool:
+    """Whether ``value`` is a structure (list, tuple or dict) rather than a leaf.
+
+    >>> from minitape import nest
+    >>> nest.is_nested([1, 2]), nest.is_nested({"a": 1}), nest.is_nested(3)
+    (True, True, False)
+    """
     return isinstance(value, _NESTS)
 
 
 def flatten(structure: Any) -> list[Any]:
-    """The leaves of ``structure``, left to right (a non-nested value is its own only leaf)."""
+    """The leaves of ``structure``, left to right (a non-nested value is its own only leaf).
+
+    >>> from minitape import nest
+    >>> nest.flatten([1, (2, 3), {"b": 4, "a": 5}])
+    [1, 2, 3, 5, 4]
+    >>> nest.flatten(7)
+    [7]
+    """
     leaves, pending = [], [structure]       # a stack, last child on top: no recursion
     while pending:
         node = pending.pop()
@@ -38,7 +51,12 @@ def flatten(structure: Any) -> list[Any]:
 
 
 def pack_sequence_as(structure: Any, flat: list[Any]) -> Any:
-    """Rebuild ``structure`` with its leaves replaced, in order, by ``flat``."""
+    """Rebuild ``structure`` with its leaves replaced, in order, by ``flat``.
+
+    >>> from minitape import nest
+    >>> nest.pack_sequence_as([0, (0, 0)], ["x", "y", "z"])
+    ['x', ('y', 'z')]
+    """
     # A module-level helper, not a closure calling itself: such a closure is a reference
     # cycle, and would keep the leaves (say, gradients) alive until the garbage collector runs.
     return _rebuild(structure, iter(flat))

@@ -28,10 +28,14 @@ Op('tanh', keep=('ans',))
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Container, Sequence
+import itertools
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any
 
-from minitape.core import backends, dtypes
+import numpy as np
+
+from minitape.core import arrays, backends, dtypes
+from minitape.core.backends import FLOATING, by_type
 from minitape.core.entry import Entry
 from minitape.core.state import record, state
 from minitape.core.tensor import Tensor, TensorShape, wrap
@@ -41,12 +45,33 @@ INPUTS = "inputs"    # in ``keep``: the VJPs read every input (ops of any arity)
 NO_PARAMS: dict[str, Any] = {}
 
 
+class ForEachInput:
+    """The VJPs of an op that takes any number of inputs: one function ``vjp(k, g, ans, *inputs)``.
+
+    Iterating gives the VJP of input 0, 1, 2...: the function, told which input it is for.
+
+    >>> import itertools
+    >>> from minitape.core.primitive import ForEachInput
+    >>> first, second = itertools.islice(ForEachInput(lambda k, g, ans, *inputs: inputs[k]), 2)
+    >>> second(None, None, "a", "b")
+    'b'
+    """
+
+    __slots__ = ("vjp",)
+
+    def __init__(self, vjp: Callable) -> None:
+        self.vjp = vjp
+
+    def __iter__(self) -> Iterator[Callable]:
+        for k in itertools.count():
+            yield functools.partial(self.vjp, k)
+
+
 class Op:
     """A primitive: its forward rule, its VJPs (one per input) and what those VJPs keep.
 
-    ``vjps`` is a tuple with one VJP (or None) per input; for ops that take any
-    number of inputs (``concat``, ``stack``, ``einsum``) it is one function
-    ``vjps(k, g, ans, *inputs, **params)`` for every input ``k``.
+    ``vjps`` is a tuple with one VJP (or None) per input; ops that take any
+    number of inputs (``concat``, ``stack``, ``einsum``) give :class:`ForEachInput`.
 
     >>> from minitape.core.primitive import Op, apply
     >>> double = Op("double", lambda xp, x: 2 * x, (lambda g, ans, x: 2 * g,))
@@ -54,33 +79,41 @@ class Op:
     np.float32(6.0)
     """
 
-    __slots__ = ("name", "forward", "vjps", "keep", "residual")
+    __slots__ = ("name", "forward", "vjps", "keep", "residual", "keeps_output", "kept_inputs")
 
-    def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | Callable = (),
+    def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | ForEachInput = (),
                  keep: tuple = (), residual: bool = False) -> None:
         self.name = name
         self.forward = forward
         self.vjps = vjps
         self.keep = keep
         self.residual = residual
+        # ``keep`` read once, here, rather than for every entry recorded.
+        self.keeps_output = ANS in keep
+        self.kept_inputs = _Everything() if INPUTS in keep else frozenset(k for k in keep if isinstance(k, int))
 
     @property
     def differentiable(self) -> bool:
         """Whether any gradient flows through this op (comparisons and creation have none)."""
         return bool(self.vjps)
 
-    def vjp(self, k: int) -> Callable | None:
-        """The VJP for input ``k``, or None where no gradient flows to it."""
-        if callable(self.vjps):
-            return functools.partial(self.vjps, k)
-        return self.vjps[k] if k < len(self.vjps) else None
-
     def keeps(self, k: int) -> bool:
-        """Whether the VJPs read input ``k`` (so the tape must keep it)."""
-        return k in self.keep or INPUTS in self.keep
+        """Whether the VJPs read input ``k`` (so the tape must keep it).
+
+        >>> tf.multiply.op.keeps(1), tf.add.op.keeps(1)
+        (True, False)
+        """
+        return k in self.kept_inputs
 
     def __repr__(self) -> str:
         return f"Op({self.name!r}, keep={self.keep!r})"
+
+
+class _Everything:
+    """The positions an op keeps when it keeps every input, however many (``keep=(INPUTS,)``)."""
+
+    def __contains__(self, k: int) -> bool:
+        return True
 
 
 class Discarded(tuple):
@@ -96,7 +129,10 @@ class Discarded(tuple):
     def of(tensor: Tensor) -> "Discarded":
         """The record of ``tensor``'s shape and dtype."""
         value = tensor._value
-        return Discarded((value.shape, value.dtype))
+        # Fast path: records are immutable, so a NumPy scalar's record (its type says it all) is made
+        # once and shared.  Scalar ops then record without asking a value its shape and dtype.
+        shared = _SCALAR_RECORDS.get(type(value))
+        return shared if shared is not None else Discarded((value.shape, value.dtype))
 
     @property
     def shape(self) -> TensorShape:
@@ -112,6 +148,9 @@ class Discarded(tuple):
 
     def __repr__(self) -> str:
         return f"Discarded(shape={self[0]}, dtype={self[1]})"
+
+
+_SCALAR_RECORDS = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCALARS.items()}
 
 
 class OpEntry(Entry):
@@ -132,11 +171,15 @@ class OpEntry(Entry):
     __slots__ = ("op", "inputs", "outputs", "ans", "saved", "params")
 
     def __init__(self, op: Op, inputs: Sequence[Tensor], output: Tensor, params: dict) -> None:
+        ids, saved = [], []
+        for k, t in enumerate(inputs):
+            ids.append(t._id)
+            saved.append(t if k in op.kept_inputs else Discarded.of(t))
         self.op = op
-        self.inputs = tuple([t._id for t in inputs])
+        self.inputs = tuple(ids)
         self.outputs = (output._id,)
-        self.saved = tuple([t if op.keeps(k) else Discarded.of(t) for k, t in enumerate(inputs)])
-        self.ans = output if ANS in op.keep else Discarded.of(output)
+        self.saved = tuple(saved)
+        self.ans = output if op.keeps_output else Discarded.of(output)
         self.params = params
 
     @property
@@ -157,13 +200,16 @@ class OpEntry(Entry):
         """
         (g,) = output_grads
         grads = []
-        for k, i in enumerate(self.inputs):
-            vjp = self.op.vjp(k) if i in needed else None
-            grads.append(None if vjp is None else vjp(g, self.ans, *self.saved, **self.params))
+        for i, vjp in zip(self.inputs, self.op.vjps):
+            needs_grad = vjp is not None and i in needed
+            grads.append(vjp(g, self.ans, *self.saved, **self.params) if needs_grad else None)
         return grads
 
     def kept(self) -> list[tuple[int | str, Tensor]]:
-        kept: list[tuple[int | str, Tensor]] = [(k, t) for k, t in enumerate(self.saved) if type(t) is Tensor]
+        kept: list[tuple[int | str, Tensor]] = []
+        for k, t in enumerate(self.saved):
+            if type(t) is Tensor:
+                kept.append((k, t))
         if type(self.ans) is Tensor:
             kept.append(("output", self.ans))
         if self.op.residual:
@@ -184,8 +230,14 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     >>> apply(tf.ops.tanh.op, (tf.constant(0.0),)).numpy()
     np.float32(0.0)
     """
-    values = [t._value for t in inputs]
-    xp = backends.namespace_of_inputs(op.name, values)
+    if not params and len(inputs) <= 2:
+        out = _apply_on_numpy(op, inputs)           # the fast path: see the end of this module
+        if out is not None:
+            return out
+    values = []
+    for t in inputs:
+        values.append(t._value)
+    xp = arrays.namespace_of_inputs(op.name, values)
     value = op.forward(xp, *values, **params)
     if op.residual:
         value, residual = value
@@ -193,4 +245,28 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     out = wrap(value)
     if state.tapes and op.vjps and backends.is_floating(value):
         record(OpEntry(op, inputs, out, params))
+    return out
+
+
+# --------------------------------------------------------------------------- the fast path
+# Everything above is the whole algorithm.  On small values Python's own overhead is the cost
+# of an op, and most ops are NumPy ops of one or two inputs without parameters: this runs them
+# with the list, the lookups and the calls of the general path spelled out.  Measured on the
+# scalar chain of benchmarks/overhead.py (a), it saves about 0.5 µs (10%) per op.
+
+def _apply_on_numpy(op: Op, inputs: Sequence[Tensor]) -> Tensor | None:
+    """``apply`` for one or two NumPy inputs and no parameters; None when the inputs are not that."""
+    first = inputs[0]._value
+    if op.residual or by_type.get(type(first)) is not np:
+        return None
+    if len(inputs) == 1:
+        value = op.forward(np, first)
+    else:
+        second = inputs[1]._value
+        if by_type.get(type(second)) is not np:
+            return None
+        value = op.forward(np, first, second)
+    out = wrap(value)
+    if state.tapes and op.vjps and (type(value) in FLOATING or type(value.dtype) in FLOATING):
+        record(OpEntry(op, inputs, out, NO_PARAMS))
     return out

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, dtypes
+from minitape.core import arrays, backends, dtypes
 from minitape.core.dtypes import DType
 from minitape.core.state import variable_accessed
 
@@ -50,10 +50,20 @@ class TensorShape(tuple):
         return f"TensorShape({list(self)})"
 
     def as_list(self) -> list[int]:
+        """The dimensions as a list of ints.
+
+        >>> tf.zeros((2, 3)).shape.as_list()
+        [2, 3]
+        """
         return list(self)
 
     @property
     def rank(self) -> int:
+        """The number of dimensions.
+
+        >>> tf.zeros((2, 3)).shape.rank
+        2
+        """
         return len(self)
 
 
@@ -94,7 +104,7 @@ class _TensorLike:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         # A read-only view: NumPy may read our buffer but never write to it.
-        array = np.asarray(backends.to_numpy(self._value), dtype=dtype)
+        array = np.asarray(arrays.to_numpy(self._value), dtype=dtype)
         if array is self._value or array.base is not None:
             array = array.view()
             array.flags.writeable = False
@@ -102,28 +112,56 @@ class _TensorLike:
 
     @property
     def shape(self) -> TensorShape:
+        """The size of each dimension, as a :class:`TensorShape`.
+
+        >>> tf.constant([[1.0, 2.0, 3.0]]).shape
+        TensorShape([1, 3])
+        """
         return TensorShape(self._value.shape)
 
     @property
     def dtype(self) -> DType:
+        """The element type, a :class:`~minitape.DType`.
+
+        >>> tf.constant([1, 2]).dtype
+        minitape.int32
+        """
         return dtypes.of_array(self._value)
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions: 0 for a scalar.
+
+        >>> tf.constant(1.0).ndim, tf.zeros((2, 3)).ndim
+        (0, 2)
+        """
         return self._value.ndim
 
     @property
     def device(self) -> str:
-        """The full name of the device that holds the value, as TensorFlow spells it."""
+        """The full name of the device that holds the value, as TensorFlow spells it.
+
+        >>> tf.constant(1.0).device
+        '/job:localhost/replica:0/task:0/device:CPU:0'
+        """
         return backends.backend_of(self._value).device_name
 
     def numpy(self) -> np.ndarray | np.generic:
-        """A NumPy copy of the value on the host (a NumPy scalar for a 0-d tensor), as TF returns."""
-        value = backends.to_numpy(self._value)
+        """A NumPy copy of the value on the host (a NumPy scalar for a 0-d tensor), as TF returns.
+
+        >>> tf.constant([1.0, 2.0]).numpy(), tf.constant(3).numpy()
+        (array([1., 2.], dtype=float32), np.int32(3))
+        """
+        value = arrays.to_numpy(self._value)
         return value[()] if value.ndim == 0 else value.copy()
 
     def ref(self) -> "_Ref":
-        """A hashable reference to this object, for use as a dict key (TF's ``ref()``)."""
+        """A hashable reference to this object, for use as a dict key (TF's ``ref()``).
+
+        >>> x = tf.constant(1.0)
+        >>> {x.ref(): "x"}[x.ref()], x.ref().deref() is x
+        ('x', True)
+        """
         return _Ref(self)
 
     def _numpy_text(self) -> str:
@@ -178,7 +216,12 @@ class Tensor(_TensorLike):
 
 
 def wrap(value: Any, id: int | None = None) -> Tensor:
-    """Make a Tensor around an existing array, without copying (the op path's fast constructor)."""
+    """Make a Tensor around an existing array, without copying (the op path's fast constructor).
+
+    >>> array = np.ones(2, np.float32)
+    >>> tf.core.tensor.wrap(array)._value is array
+    True
+    """
     tensor = _new(Tensor)
     tensor._value = value
     tensor._id = next_id() if id is None else id
@@ -217,14 +260,24 @@ class Variable(_TensorLike):
                 f"dtype={self.dtype.name}, numpy={self._numpy_text()}>")
 
     def read_value(self) -> Tensor:
-        """The current value as a Tensor; reading is what tapes and checkpoints observe."""
+        """The current value as a Tensor; reading is what tapes and checkpoints observe.
+
+        >>> tf.Variable(1.0).read_value()
+        <minitape.Tensor: shape=(), dtype=float32, numpy=1.0>
+        """
         variable_accessed(self)
         return wrap(self._value, self._id)
 
     value = read_value
 
     def assign(self, value: Any) -> "Variable":
-        """Replace the value (same shape and dtype).  Saved snapshots keep the old one."""
+        """Replace the value (same shape and dtype).  Saved snapshots keep the old one.
+
+        >>> v = tf.Variable(1.0)
+        >>> before = v.read_value()
+        >>> v.assign(5.0).numpy(), before.numpy()
+        (np.float32(5.0), np.float32(1.0))
+        """
         new = self._coerce(value)
         if new.shape != self._value.shape:
             raise ValueError(
@@ -234,15 +287,25 @@ class Variable(_TensorLike):
         return self
 
     def assign_add(self, delta: Any) -> "Variable":
+        """Add ``delta`` to the value; returns the variable.
+
+        >>> tf.Variable([1.0, 2.0]).assign_add([0.5, 0.5]).numpy()
+        array([1.5, 2.5], dtype=float32)
+        """
         return self.assign(self._value + self._coerce(delta))
 
     def assign_sub(self, delta: Any) -> "Variable":
+        """Subtract ``delta`` from the value; returns the variable.
+
+        >>> tf.Variable([1.0, 2.0]).assign_sub([0.5, 0.5]).numpy()
+        array([0.5, 1.5], dtype=float32)
+        """
         return self.assign(self._value - self._coerce(delta))
 
     def _coerce(self, value: Any) -> Any:
         """``value`` as an array of this variable's dtype and device; a tensor on another device is an error."""
         if isinstance(value, _TensorLike):
-            backends.check_same_device(f"assign to variable '{self.name}'", (self._value, value._value))
+            arrays.check_same_device(f"assign to variable '{self.name}'", (self._value, value._value))
             if value._value.dtype == self._value.dtype:
                 return value._value         # values are never mutated: sharing the array is safe
         return array_on(backends.backend_of(self._value), value, dtype=self.dtype)
@@ -269,7 +332,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
 def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: Any = None) -> Any:
     """``value`` (a number, nested list, NumPy array or tensor) as a new array of ``backend``, by TF's dtype rules."""
     if isinstance(value, _TensorLike):
-        value = backends.to_numpy(value._value)
+        value = arrays.to_numpy(value._value)
     target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
     array = _to_array(value, target)
     if shape is not None:

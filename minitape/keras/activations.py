@@ -13,7 +13,12 @@ from minitape import ops
 
 
 def linear(x: Any) -> Any:
-    """The identity: a layer without an activation."""
+    """The identity: a layer without an activation.
+
+    >>> import minitape as tf
+    >>> tf.keras.activations.linear(tf.constant([-1.0, 2.0])).numpy()
+    array([-1.,  2.], dtype=float32)
+    """
     return x
 
 
@@ -23,7 +28,12 @@ _BY_NAME: dict[str, Callable] = {
 
 
 def get(identifier: str | Callable | None) -> Callable:
-    """The activation named ``identifier`` (or ``identifier`` itself if callable; ``None`` is linear)."""
+    """The activation named ``identifier`` (or ``identifier`` itself if callable; ``None`` is linear).
+
+    >>> import minitape as tf
+    >>> tf.keras.activations.get("tanh") is tf.tanh, tf.keras.activations.get(None) is tf.keras.activations.linear
+    (True, True)
+    """
     if identifier is None:
         return linear
     if callable(identifier):

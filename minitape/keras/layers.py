@@ -36,7 +36,18 @@ def _unique_name(cls: type) -> str:
 
 
 class Layer:
-    """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute."""
+    """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute.
+
+    >>> import minitape as tf
+    >>> class Scale(tf.keras.layers.Layer):
+    ...     def build(self, input_shape):
+    ...         self.w = self.add_weight("w", shape=(), initializer="ones")
+    ...     def call(self, inputs):
+    ...         return self.w * inputs
+    >>> scale = Scale(name="scale")
+    >>> scale(tf.constant([1.0, 2.0])).numpy(), [v.name for v in scale.variables]
+    (array([1., 2.], dtype=float32), ['scale/w:0'])
+    """
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
         if kwargs:
@@ -56,10 +67,25 @@ class Layer:
         super().__setattr__(name, value)
 
     def build(self, input_shape: Any) -> None:
-        """Create the layer's weights, knowing the input shape (called once, on the first call)."""
+        """Create the layer's weights, knowing the input shape (called once, on the first call).
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Layer()
+        >>> layer.build((2, 3))
+        >>> layer.built, layer.variables
+        (True, [])
+        """
         self.built = True
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """The computation, written by subclasses; the base layer passes ``inputs`` through.
+
+        Call the layer itself, ``layer(x)``: it builds the weights first, then calls ``call``.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Layer().call(tf.constant([1.0, 2.0])).numpy()
+        array([1., 2.], dtype=float32)
+        """
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
@@ -74,7 +100,13 @@ class Layer:
 
     def add_weight(self, name: str | None = None, shape: Any = None, dtype: Any = None,
                    initializer: str | Callable = "glorot_uniform", trainable: bool = True) -> Variable:
-        """Create a variable owned by this layer, named ``<layer>/<name>:0``."""
+        """Create a variable owned by this layer, named ``<layer>/<name>:0``.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Layer(name="block")
+        >>> layer.add_weight("scale", shape=(2,), initializer="ones")
+        <minitape.Variable 'block/scale:0' shape=(2,) dtype=float32, numpy=array([1., 1.], dtype=float32)>
+        """
         shape = tuple(shape or ())
         dtype = dtypes.as_dtype(dtype or dtypes.float32)
         with random.global_source():     # creating weights is not part of a replayed computation
@@ -85,7 +117,14 @@ class Layer:
 
     @property
     def variables(self) -> list[Variable]:
-        """All variables of this layer and its sub-layers, each once."""
+        """All variables of this layer and its sub-layers, each once.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="a"), tf.keras.layers.Dense(1, name="b")])
+        >>> _ = model(tf.ones((1, 3)))
+        >>> [v.name for v in model.variables]
+        ['a/kernel:0', 'a/bias:0', 'b/kernel:0', 'b/bias:0']
+        """
         seen: dict[int, Variable] = {}
         for layer in self._walk():
             for v in layer._weights:
@@ -96,12 +135,28 @@ class Layer:
 
     @property
     def trainable_variables(self) -> list[Variable]:
+        """The variables that training updates: those created with ``trainable=True``.
+
+        >>> import minitape as tf
+        >>> dense = tf.keras.layers.Dense(2, name="d")
+        >>> _ = dense(tf.ones((1, 3)))
+        >>> [tuple(v.shape) for v in dense.trainable_variables]
+        [(3, 2), (2,)]
+        """
         return [v for v in self.variables if v.trainable]
 
     trainable_weights = trainable_variables
 
     @property
     def non_trainable_variables(self) -> list[Variable]:
+        """The variables that training leaves alone: those created with ``trainable=False``.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Layer(name="counter")
+        >>> _ = layer.add_weight("w", shape=()), layer.add_weight("count", shape=(), trainable=False)
+        >>> [v.name for v in layer.non_trainable_variables]
+        ['counter/count:0']
+        """
         return [v for v in self.variables if not v.trainable]
 
     def _walk(self) -> list["Layer"]:
@@ -125,7 +180,13 @@ def _as_float(x: Any) -> Any:
 
 
 class Dense(Layer):
-    """``activation(inputs @ kernel + bias)`` over the last axis of the inputs."""
+    """``activation(inputs @ kernel + bias)`` over the last axis of the inputs.
+
+    >>> import minitape as tf
+    >>> layer = tf.keras.layers.Dense(2, kernel_initializer="ones", bias_initializer="zeros")
+    >>> layer(tf.constant([[1.0, 2.0, 3.0]]))
+    <minitape.Tensor: shape=(1, 2), dtype=float32, numpy=array([[6., 6.]], dtype=float32)>
+    """
 
     def __init__(self, units: int, activation: str | Callable | None = None, use_bias: bool = True,
                  kernel_initializer: str | Callable = "glorot_uniform", bias_initializer: str | Callable = "zeros",
@@ -139,11 +200,27 @@ class Dense(Layer):
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
 
     def build(self, input_shape: tuple[int, ...]) -> None:
+        """Create ``kernel`` (inputs' last axis by ``units``) and ``bias`` (``units``).
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Dense(3)
+        >>> layer.build((None, 4))
+        >>> tuple(layer.kernel.shape), tuple(layer.bias.shape)
+        ((4, 3), (3,))
+        """
         self.kernel = self.add_weight("kernel", (input_shape[-1], self.units), initializer=self.kernel_initializer)
         self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer) if self.use_bias else None
         super().build(input_shape)
 
     def call(self, inputs: Tensor) -> Tensor:
+        """``activation(inputs @ kernel + bias)``; a vector is treated as a batch of one.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Dense(2, kernel_initializer="ones")
+        >>> layer.build((3,))
+        >>> layer.call(tf.constant([1.0, 2.0, 3.0]))
+        <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([6., 6.], dtype=float32)>
+        """
         expected = self.kernel.shape[0]
         if inputs.ndim < 1 or inputs.shape[-1] != expected:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
@@ -158,7 +235,13 @@ class Dense(Layer):
 
 
 class Lambda(Layer):
-    """Wrap a function as a layer."""
+    """Wrap a function as a layer.
+
+    >>> import minitape as tf
+    >>> double = tf.keras.layers.Lambda(lambda x: 2 * x)
+    >>> double(tf.constant([1.0, 2.0])).numpy()
+    array([2., 4.], dtype=float32)
+    """
 
     def __init__(self, function: Callable, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -167,11 +250,28 @@ class Lambda(Layer):
         self.function = function
 
     def call(self, inputs: Any) -> Any:
+        """The wrapped function applied to ``inputs``.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Lambda(tf.square).call(tf.constant(3.0)).numpy()
+        np.float32(9.0)
+        """
         return self.function(inputs)
 
 
 class Dropout(Layer):
-    """Randomly zero a fraction ``rate`` of the inputs while ``training``; the identity otherwise."""
+    """Randomly zero a fraction ``rate`` of the inputs while ``training``; the identity otherwise.
+
+    The entries kept are scaled by ``1 / (1 - rate)``, so the expected sum is unchanged.
+
+    >>> import minitape as tf
+    >>> dropout = tf.keras.layers.Dropout(0.5)
+    >>> x = tf.ones((100,))
+    >>> dropout(x) is x
+    True
+    >>> sorted(set(dropout(x, training=True).numpy().tolist()))
+    [0.0, 2.0]
+    """
 
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -180,13 +280,31 @@ class Dropout(Layer):
         self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
 
     def call(self, inputs: Tensor, training: bool | None = None) -> Tensor:
+        """Drop entries when ``training`` is true; return ``inputs`` unchanged otherwise.
+
+        >>> import minitape as tf
+        >>> x = tf.ones((3,))
+        >>> tf.keras.layers.Dropout(0.5).call(x, training=False) is x
+        True
+        """
         if not training or self.rate == 0:
             return inputs
         return nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
 
 
 class ReLU(Layer):
-    """``max(x, 0)`` as a layer."""
+    """``max(x, 0)`` as a layer.
+
+    >>> import minitape as tf
+    >>> tf.keras.layers.ReLU()(tf.constant([-1.0, 2.0])).numpy()
+    array([0., 2.], dtype=float32)
+    """
 
     def call(self, inputs: Tensor) -> Tensor:
+        """``max(inputs, 0)``, entry by entry.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.ReLU().call(tf.constant([[-3.0, 0.5]])).numpy()
+        array([[0. , 0.5]], dtype=float32)
+        """
         return ops.relu(inputs)

@@ -22,7 +22,19 @@ from minitape.keras.layers import Layer
 
 
 class Model(Layer):
-    """A layer made of layers: assign sub-layers as attributes and write ``call``."""
+    """A layer made of layers: assign sub-layers as attributes and write ``call``.
+
+    >>> import minitape as tf
+    >>> class Residual(tf.keras.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.inner = tf.keras.layers.Dense(2)
+    ...     def call(self, x):
+    ...         return x + self.inner(x)
+    >>> model = Residual()
+    >>> model(tf.ones((1, 2))).shape, len(model.variables)
+    (TensorShape([1, 2]), 2)
+    """
 
 
 class Sequential(Model):
@@ -41,11 +53,27 @@ class Sequential(Model):
             self.add(layer)
 
     def add(self, layer: Layer) -> None:
+        """Put ``layer`` at the end of the stack.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential()
+        >>> model.add(tf.keras.layers.Dense(2))
+        >>> model.add(tf.keras.layers.ReLU())
+        >>> [type(layer).__name__ for layer in model.layers]
+        ['Dense', 'ReLU']
+        """
         if not isinstance(layer, Layer):
             raise TypeError(f"Sequential takes Keras layers, got {type(layer).__name__}.")
         self.layers = self.layers + [layer]
 
     def call(self, inputs: Any, training: bool | None = None) -> Any:
+        """Each layer applied in turn, passing ``training`` on to the layers that take it.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Lambda(lambda x: x + 1.0), tf.keras.layers.Dropout(0.5)])
+        >>> model.call(tf.constant([1.0, 2.0]), training=False).numpy()
+        array([2., 3.], dtype=float32)
+        """
         x = inputs
         for layer in self.layers:
             x = layer(x, training=training)

@@ -21,7 +21,17 @@ from minitape.core.tensor import Tensor, Variable, convert_to_tensor
 
 
 class Optimizer:
-    """The base class: keeps per-variable slots and a step counter; subclasses write ``update``."""
+    """The base class: keeps per-variable slots and a step counter; subclasses write ``update``.
+
+    >>> import minitape as tf
+    >>> class SignSGD(tf.keras.optimizers.Optimizer):
+    ...     def update(self, variable, grad, slots, step):
+    ...         variable.assign_sub(self.learning_rate * tf.sign(grad))
+    >>> w = tf.Variable([1.0, -1.0])
+    >>> SignSGD(0.5).apply_gradients([(tf.constant([3.0, -0.1]), w)])
+    >>> w.numpy()
+    array([ 0.5, -0.5], dtype=float32)
+    """
 
     def __init__(self, learning_rate: float) -> None:
         self.learning_rate = float(learning_rate)
@@ -29,7 +39,15 @@ class Optimizer:
         self._slots: dict[int, dict[str, Variable]] = {}
 
     def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]]) -> None:
-        """Apply ``(gradient, variable)`` pairs; pairs whose gradient is None are skipped, with a warning."""
+        """Apply ``(gradient, variable)`` pairs; pairs whose gradient is None are skipped, with a warning.
+
+        >>> import minitape as tf
+        >>> w = tf.Variable(1.0)
+        >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+        >>> opt.apply_gradients([(tf.constant(2.0), w)])
+        >>> w.numpy(), opt.iterations.numpy()
+        (np.float32(0.8), np.int64(1))
+        """
         pairs = list(grads_and_vars)
         for pair in pairs:
             if not (isinstance(pair, tuple | list) and len(pair) == 2):
@@ -45,7 +63,14 @@ class Optimizer:
         self._apply(present)
 
     def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Variable]) -> None:
-        """Apply ``grads[i]`` to ``trainable_variables[i]`` (Keras 3's spelling); the lists must match."""
+        """Apply ``grads[i]`` to ``trainable_variables[i]`` (Keras 3's spelling); the lists must match.
+
+        >>> import minitape as tf
+        >>> w, b = tf.Variable(1.0), tf.Variable(0.0)
+        >>> tf.keras.optimizers.SGD(learning_rate=0.5).apply([tf.constant(1.0), tf.constant(-1.0)], [w, b])
+        >>> w.numpy(), b.numpy()
+        (np.float32(0.5), np.float32(0.5))
+        """
         if len(grads) != len(trainable_variables):
             raise ValueError(f"apply: got {len(grads)} gradients for {len(trainable_variables)} variables; "
                              f"pass one gradient per variable, in the same order.")
@@ -73,6 +98,16 @@ class Optimizer:
     slot_names: tuple[str, ...] = ()
 
     def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        """One step for one variable, written by subclasses: ``slots`` maps ``slot_names`` to variables.
+
+        ``step`` counts the calls of :meth:`apply_gradients`, from 1.
+
+        >>> import minitape as tf
+        >>> tf.keras.optimizers.Optimizer(0.1).update(tf.Variable(1.0), tf.constant(1.0), {}, 1)
+        Traceback (most recent call last):
+        ...
+        NotImplementedError
+        """
         raise NotImplementedError
 
 
@@ -80,6 +115,14 @@ class SGD(Optimizer):
     """Gradient descent, with Keras' momentum: ``m = momentum·m − lr·g;  w += m``.
 
     With ``nesterov=True``: ``w += momentum·m − lr·g``.
+
+    >>> import minitape as tf
+    >>> w = tf.Variable(1.0)
+    >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+    >>> for _ in range(2):
+    ...     opt.apply_gradients([(tf.constant(1.0), w)])
+    >>> round(float(w.numpy()), 4)          # m = -0.1, then 0.9·(-0.1) - 0.1 = -0.19
+    0.71
     """
 
     slot_names = ("momentum",)
@@ -91,6 +134,14 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = float(momentum), bool(nesterov)
 
     def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        """One SGD step for ``variable`` (``slots["momentum"]`` is its ``m``).
+
+        >>> import minitape as tf
+        >>> w = tf.Variable(1.0)
+        >>> tf.keras.optimizers.SGD(learning_rate=0.1).update(w, tf.constant(2.0), {}, step=1)
+        >>> w.numpy()
+        np.float32(0.8)
+        """
         if self.momentum == 0:
             variable.assign_sub(self.learning_rate * grad)
             return
@@ -105,6 +156,12 @@ class Adam(Optimizer):
         alpha = lr · sqrt(1 − β₂ᵗ) / (1 − β₁ᵗ)
         m += (g − m)(1 − β₁);  v += (g² − v)(1 − β₂)
         w −= alpha · m / (sqrt(v) + ε)
+
+    >>> import minitape as tf
+    >>> w = tf.Variable(1.0)
+    >>> tf.keras.optimizers.Adam(learning_rate=0.1).apply_gradients([(tf.constant(5.0), w)])
+    >>> round(float(w.numpy()), 4)          # the first step moves each weight by about lr
+    0.9
     """
 
     slot_names = ("m", "v")
@@ -115,6 +172,14 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        """One Adam step for ``variable``, whose moment estimates are ``slots["m"]`` and ``slots["v"]``.
+
+        >>> import minitape as tf
+        >>> w, slots = tf.Variable(1.0), {"m": tf.Variable(0.0), "v": tf.Variable(0.0)}
+        >>> tf.keras.optimizers.Adam(learning_rate=0.1).update(w, tf.constant(-2.0), slots, step=1)
+        >>> round(float(w.numpy()), 4), round(float(slots["m"].numpy()), 4)
+        (1.1, -0.2)
+        """
         alpha = self.learning_rate * (1 - self.beta_2**step) ** 0.5 / (1 - self.beta_1**step)
         m, v = slots["m"], slots["v"]
         m.assign_add((grad - m) * (1 - self.beta_1))

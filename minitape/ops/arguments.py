@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends
+from minitape.core import arrays, backends
 from minitape.core.backends import FLOATING, SCALARS, by_type
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, Variable, array_on, constant, wrap
@@ -44,7 +44,7 @@ def like(value: Any, other: Tensor) -> Tensor:
             if kind is int or type(array.dtype) in FLOATING:
                 return wrap(array.dtype.type(value))    # NumPy's fast path: a scalar, no conversion rules
         elif kind is int or backends.is_floating(array):
-            return wrap(backends.full_beside(array, (), value))
+            return wrap(arrays.full_beside(array, (), value))
     if isinstance(value, Tensor | Variable):
         return as_operand(value)
     backend = backends.backend_of(array)
@@ -82,7 +82,7 @@ def pair(name: str, x: Any, y: Any) -> tuple[Tensor, Tensor]:
 
 def _agree(name: str, *tensors: Tensor) -> None:
     """Raise unless the tensors share one device and one dtype: minitape converts neither silently."""
-    backends.check_same_device(name, tuple(t._value for t in tensors))
+    arrays.check_same_device(name, tuple(t._value for t in tensors))
     first = tensors[0].dtype
     k, other = next(((k, t.dtype) for k, t in enumerate(tensors) if t.dtype is not first), (None, None))
     if other is None:
@@ -100,7 +100,7 @@ def needs_floating(name: str, t: Tensor) -> None:
 def quiet(forward: Callable) -> Callable:
     """Silence warnings for division by zero and logs of negatives: inf/nan, as TF gives."""
     def run(xp, *args, **params):
-        with backends.quiet():
+        with arrays.quiet():
             return forward(xp, *args, **params)
     return run
 

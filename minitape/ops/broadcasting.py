@@ -58,7 +58,8 @@ def unbroadcasting(vjp: Callable, k: int) -> Callable:
     array([2., 2., 2.], dtype=float32)
     """
     def summed_back(g: Tensor, ans: Any, *inputs: Any, **params: Any) -> Tensor:
-        return unbroadcast(vjp(g, ans, *inputs, **params), shape_of(inputs[k]))
+        grad, shape = vjp(g, ans, *inputs, **params), shape_of(inputs[k])
+        return unbroadcast(grad, shape)
     return summed_back
 
 

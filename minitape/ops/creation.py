@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, dtypes
+from minitape.core import arrays, backends, dtypes
 from minitape.core.primitive import Discarded, Op, apply
 from minitape.core.tensor import Tensor, constant, wrap
 from minitape.ops.arguments import as_operand, as_shape, needs_floating, operands, plain
@@ -128,7 +128,7 @@ def np_dtype(dtype: Any) -> np.dtype:
     return dtypes.as_dtype(dtype).as_numpy_dtype_
 
 
-_TO_DEVICE = Op("to_device", lambda xp, x, source, target: x if source is target else backends.transfer(x, target),
+_TO_DEVICE = Op("to_device", lambda xp, x, source, target: x if source is target else arrays.transfer(x, target),
                 (lambda g, ans, x, source, target: apply(_TO_DEVICE, (g,), {"source": target, "target": source}),))
 
 

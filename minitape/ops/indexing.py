@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, dtypes
+from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import Op, apply
+from minitape.core.primitive import ForEachInput, Op, apply
 from minitape.core.tensor import Tensor, constant
 from minitape.ops.arguments import as_axes, as_operand, like, operands, plain
 from minitape.ops.elementwise import cast, where
@@ -33,7 +33,7 @@ def _concat_vjp(k, g, ans, *values, axis):
     return _slice_along(g, axis, start, start + values[k].shape[axis])
 
 
-_CONCAT = Op("concat", lambda xp, *values, axis: xp.concat(values, axis=axis), _concat_vjp)
+_CONCAT = Op("concat", lambda xp, *values, axis: xp.concat(values, axis=axis), ForEachInput(_concat_vjp))
 
 
 def concat(values: Sequence[Any], axis: int, name: str | None = None) -> Tensor:
@@ -48,7 +48,7 @@ def concat(values: Sequence[Any], axis: int, name: str | None = None) -> Tensor:
 
 
 _STACK = Op("stack", lambda xp, *values, axis: xp.stack(values, axis=axis),
-            lambda k, g, ans, *values, axis: getitem(g, (slice(None),) * axis + (k,)))
+            ForEachInput(lambda k, g, ans, *values, axis: getitem(g, (slice(None),) * axis + (k,))))
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
@@ -70,7 +70,7 @@ def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tens
 
 def _gather_forward(xp, x, indices, axis):
     # The standard's take wants 1-d indices: take them flat, then give them their shape back.
-    taken = xp.take(x, backends.asarray_beside(x, indices.reshape(-1)), axis=axis)
+    taken = xp.take(x, arrays.asarray_beside(x, indices.reshape(-1)), axis=axis)
     return xp.reshape(taken, x.shape[:axis] + indices.shape + x.shape[axis + 1:])
 
 
@@ -79,10 +79,10 @@ def _scatter_forward(xp, g, indices, shape, axis):
     flat = indices.reshape(-1)
     rows = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
     if hasattr(getattr(xp, "add", None), "at"):         # NumPy and CuPy sum repeated indices in place
-        out = backends.full_beside(g, (rows.shape[0], shape[axis], rows.shape[2]), 0)
-        xp.add.at(out, (slice(None), backends.asarray_beside(g, flat)), rows)
+        out = arrays.full_beside(g, (rows.shape[0], shape[axis], rows.shape[2]), 0)
+        xp.add.at(out, (slice(None), arrays.asarray_beside(g, flat)), rows)
     else:                                               # the standard has no scatter: a one-hot product
-        hits = backends.asarray_beside(g, flat[:, None] == np.arange(shape[axis]))
+        hits = arrays.asarray_beside(g, flat[:, None] == np.arange(shape[axis]))
         out = xp.matmul(xp.matrix_transpose(xp.astype(hits, g.dtype)), rows)
     return xp.reshape(out, shape)
 
@@ -116,7 +116,7 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
 
 def _ungetitem_forward(xp, g, key, shape):
     """Zeros of ``shape`` with ``g`` written where ``x[key]`` read (a basic key reads each place once)."""
-    out = backends.full_beside(g, shape, 0)
+    out = arrays.full_beside(g, shape, 0)
     place = tuple(k for k in key if k is not None)      # None adds an axis to g that out does not have
     out[place] = xp.reshape(g, out[place].shape)
     return out

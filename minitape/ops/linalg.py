@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import INPUTS, Op, apply
+from minitape.core.primitive import ForEachInput, INPUTS, Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import operands, pair
 from minitape.ops.broadcasting import broadcast_to, unbroadcasting
@@ -127,4 +127,4 @@ def _einsum_forward(xp, *xs, terms, output):
     return xp.sum(product, axis=tuple(builtins.range(len(output), len(letters))))
 
 
-_EINSUM = Op("einsum", _einsum_forward, _einsum_vjp, keep=(INPUTS,))
+_EINSUM = Op("einsum", _einsum_forward, ForEachInput(_einsum_vjp), keep=(INPUTS,))

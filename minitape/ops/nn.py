@@ -102,5 +102,9 @@ def sparse_softmax_cross_entropy(logits: Tensor, labels: Any) -> Tensor:
     """``-log softmax(logits)[labels]`` per example, as one primitive (see :mod:`minitape.nn`).
 
     ``labels`` is an integer array of the logits' backend, checked by the caller.
+
+    >>> import minitape as tf
+    >>> tf.ops.sparse_softmax_cross_entropy(tf.constant([[1.0, 2.0], [3.0, 0.0]]), np.array([1, 0])).numpy()
+    array([0.31326166, 0.04858733], dtype=float32)
     """
     return apply(_SPARSE_XENT, (logits,), {"labels": labels})

@@ -30,12 +30,6 @@ COMPARISONS: dict[str, Callable] = {
 }
 
 
-def _forward(op: Callable) -> Callable:
-    def operator(self: Any, other: Any) -> Tensor:
-        return op(self, other)
-    return operator
-
-
 def _reflected(op: Callable) -> Callable:
     def operator(self: Any, other: Any) -> Tensor:
         return op(other, self)
@@ -58,14 +52,14 @@ def cpu(self: Tensor) -> Tensor:
 def attach() -> None:
     """Give tensors and variables their operators (run once, on import)."""
     for name, op in BINARY.items():
-        setattr(_TensorLike, f"__{name}__", _forward(op))
-        setattr(_TensorLike, f"__r{name}__", _reflected(op))
+        setattr(_TensorLike, f"__{name}__", op)                 # x + y is add(x, y)
+        setattr(_TensorLike, f"__r{name}__", _reflected(op))    # 1 + x is add(1, x)
     for name, op in COMPARISONS.items():
-        setattr(_TensorLike, f"__{name}__", _forward(op))
-    _TensorLike.__neg__ = lambda self: ew.negative(self)
-    _TensorLike.__abs__ = lambda self: ew.abs(self)
+        setattr(_TensorLike, f"__{name}__", op)
+    _TensorLike.__neg__ = ew.negative
+    _TensorLike.__abs__ = ew.abs
     _TensorLike.__pos__ = _positive
-    _TensorLike.__getitem__ = lambda self, key: getitem(self, key)
+    _TensorLike.__getitem__ = getitem
     Tensor.cpu = cpu
 
 

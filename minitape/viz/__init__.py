@@ -63,7 +63,16 @@ def timeline_scene(timeline: Timeline, upto: int | None = None) -> Scene:
 
 
 def timeline_player(timeline: Timeline, **options: Any) -> Player:
-    """An animated player over ``timeline`` (see :class:`~minitape.viz.player.Player`)."""
+    """An animated player over ``timeline`` (see :class:`~minitape.viz.player.Player`).
+
+    >>> import minitape as tf
+    >>> with tf.events.timeline() as events:
+    ...     tf.print("hello")
+    hello
+    >>> player = events.player(max_frames=10)
+    >>> len(player.frames), player.frames[0].said
+    (1, "printed 'hello'")
+    """
     return Player(timeline, **options)
 
 

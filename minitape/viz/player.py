@@ -65,6 +65,19 @@ class Player:
         names: ``locals()``, to label values with your variable names.
         max_frames: long timelines are sampled down to this many frames (always keeping the last).
         max_nodes: pictures with more ops than this fold the middle of long runs.
+
+    >>> import minitape as tf
+    >>> with tf.events.timeline() as events:
+    ...     with tf.GradientTape() as tape:
+    ...         x = tf.constant(2.0)
+    ...         tape.watch(x)
+    ...         y = x * x
+    ...     dy_dx = tape.gradient(y, x)
+    >>> player = tf.viz.Player(events, names=locals())
+    >>> [frame.said for frame in player.frames]
+    ['the tape watches x', 'recorded multiply, keeping input 0, input 1 (8 bytes)',
+     'gradient: playing the tape backwards', 'backward through multiply: gradients flow to its inputs',
+     'gradient done: the tape let go of what it held']
     """
 
     def __init__(self, timeline: Timeline, names: dict[str, Any] | None = None, max_frames: int = 120,
@@ -89,7 +102,16 @@ class Player:
 
     # -- the self-contained page ---------------------------------------------
     def to_html(self) -> str:
-        """The player as HTML with inline JavaScript: plays anywhere, no server, no network."""
+        """The player as HTML with inline JavaScript: plays anywhere, no server, no network.
+
+        >>> import minitape as tf
+        >>> with tf.events.timeline() as events:
+        ...     tf.print("hello")
+        hello
+        >>> html = events.player().to_html()
+        >>> html.startswith('<div id="minitape-player-'), "<script>" in html
+        (True, True)
+        """
         pid = self.dom_id
         frames = "".join(
             f'<div class="minitape-slide" data-index="{f.index}" style="display:{"block" if f.index == 0 else "none"}">'
@@ -129,14 +151,33 @@ class Player:
 </script></div>"""
 
     def save(self, path: str) -> None:
-        """Write the player as a standalone web page."""
+        """Write the player as a standalone web page.
+
+        >>> import minitape as tf, os, tempfile
+        >>> with tf.events.timeline() as events:
+        ...     tf.print("hello")
+        hello
+        >>> path = os.path.join(tempfile.mkdtemp(), "player.html")
+        >>> events.player().save(path)
+        >>> open(path, encoding="utf-8").read().startswith("<!DOCTYPE html>")
+        True
+        """
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>minitape</title></head>"
                          f"<body>{self.to_html()}</body></html>")
 
     # -- the widgets -----------------------------------------------------------
     def widget(self) -> Any:
-        """The player as ipywidgets: play and slider are linked in the browser to a stack of frames."""
+        """The player as ipywidgets: play and slider are linked in the browser to a stack of frames.
+
+        >>> import minitape as tf
+        >>> x = tf.constant(1.0)
+        >>> with tf.events.timeline() as events, tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        >>> box = events.player().widget()
+        >>> [type(child).__name__ for child in box.children]
+        ['HBox', 'Stack']
+        """
         import ipywidgets as widgets
 
         last = len(self.frames) - 1

@@ -17,7 +17,13 @@ from collections.abc import Iterator
 
 
 def to_svg(dot: str) -> str:
-    """Lay out DOT text as SVG with the Graphviz libraries bundled in pygraphviz's wheels."""
+    """Lay out DOT text as SVG with the Graphviz libraries bundled in pygraphviz's wheels.
+
+    >>> import minitape as tf
+    >>> svg = tf.viz.to_svg("digraph { a -> b }")
+    >>> svg.startswith("<?xml"), svg.count('class="node"')
+    (True, 2)
+    """
     try:
         import pygraphviz
     except ImportError:  # pragma: no cover - pygraphviz is a dependency

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from minitape.core import backends
+from minitape.core import arrays
 from minitape.core.events import Event
 from minitape.core.tensor import Tensor, Variable
 from minitape.viz.dot import OpNode, ValueNode, to_dot, value_style
@@ -52,7 +52,19 @@ from minitape.viz.render import to_svg
 
 @dataclass
 class Scene:
-    """What a picture shows at one moment; :meth:`apply` moves it on by one event."""
+    """What a picture shows at one moment; :meth:`apply` moves it on by one event.
+
+    >>> import minitape as tf
+    >>> x = tf.constant(1.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.exp(x)
+    >>> scene = tf.viz.Scene.of_tape(tape, names={"x": x, "y": y})
+    >>> [value.name for value in scene.values.values()], [op.name for op in scene.ops.values()]
+    (['x', 'y'], ['exp'])
+    >>> scene.said
+    'recorded exp, keeping output (4 bytes)'
+    """
 
     names: dict[int, str] = field(default_factory=dict)
     values: dict[int, ValueNode] = field(default_factory=dict)
@@ -68,7 +80,16 @@ class Scene:
     # -- building -------------------------------------------------------------
     @classmethod
     def of_tape(cls, tape: Any, names: dict[str, Any] | None = None) -> "Scene":
-        """The picture of everything ``tape`` holds now."""
+        """The picture of everything ``tape`` holds now.
+
+        >>> import minitape as tf
+        >>> x = tf.constant(1.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.sin(tf.exp(x))
+        >>> [op.name for op in tf.viz.Scene.of_tape(tape).ops.values()]
+        ['exp', 'sin']
+        """
         scene = cls(names=name_map(names))
         scene.main_tape = tape
         for entry in tape.entries():
@@ -76,7 +97,14 @@ class Scene:
         return scene
 
     def apply(self, event: Event) -> None:
-        """Fold one event into the scene and say, in words, what happened."""
+        """Fold one event into the scene and say, in words, what happened.
+
+        >>> import minitape as tf
+        >>> scene = tf.viz.Scene()
+        >>> scene.apply(tf.events.Event("print", {"text": "hello\\n"}))
+        >>> scene.said, scene.trace
+        ("printed 'hello'", 'hello\\n')
+        """
         handler = getattr(self, "_on_" + event.kind, None)
         if handler is not None:
             handler(**event.data)
@@ -173,13 +201,30 @@ class Scene:
         return node
 
     # -- drawing --------------------------------------------------------------
-    # -- drawing --------------------------------------------------------------
     def to_dot(self, max_nodes: int = 200, legend: bool = True) -> str:
-        """Graphviz DOT text; long runs of ops beyond ``max_nodes`` are folded into one node."""
+        """Graphviz DOT text; long runs of ops beyond ``max_nodes`` are folded into one node.
+
+        >>> import minitape as tf
+        >>> x = tf.constant(1.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.exp(x)
+        >>> dot = tf.viz.Scene.of_tape(tape).to_dot()
+        >>> dot.splitlines()[0], 'label="exp"' in dot
+        ('digraph tape {', True)
+        """
         return to_dot(self.values, self.ops, self.current, max_nodes, legend)
 
     def to_svg(self, max_nodes: int = 200, legend: bool = True) -> str:
-        """The picture as SVG."""
+        """The picture as SVG (laid out by Graphviz; Jupyter shows a scene this way).
+
+        >>> import minitape as tf
+        >>> with tf.events.timeline() as events:
+        ...     tf.print("hello")
+        hello
+        >>> "<svg" in events.scene().to_svg()
+        True
+        """
         return to_svg(self.to_dot(max_nodes, legend))
 
     def _repr_svg_(self) -> str:
@@ -188,13 +233,19 @@ class Scene:
 
 def _describe_kept(entry: Any) -> str:
     kept = entry.kept()
-    size = sum(backends.nbytes(t._value) for _, t in kept)
+    size = sum(arrays.nbytes(t._value) for _, t in kept)
     roles = ", ".join(f"input {r}" if isinstance(r, int) else str(r) for r, _ in kept)
     return f"{roles} ({size:,} bytes)"
 
 
 def value_svg(value: Any, name: str = "") -> str:
-    """A tensor or variable drawn alone: its name, type and (small) value."""
+    """A tensor or variable drawn alone: its name, type and (small) value.
+
+    >>> import minitape as tf
+    >>> svg = tf.viz.value_svg(tf.constant([1.0, 2.0]), "x")
+    >>> svg.startswith("<?xml"), "float32[2]" in svg
+    (True, True)
+    """
     scene = Scene()
     node = scene._value(value._id, value)
     node.name, node.users = name or type(value).__name__, isinstance(value, Variable)
@@ -203,6 +254,14 @@ def value_svg(value: Any, name: str = "") -> str:
 
 
 def name_map(names: dict[str, Any] | None) -> dict[int, str]:
-    """``names=locals()`` as a map from value id to the user's name for it."""
+    """``names=locals()`` as a map from value id to the user's name for it.
+
+    Only tensors and variables count, and names starting with ``_`` are left out.
+
+    >>> import minitape as tf
+    >>> x = tf.constant(1.0)
+    >>> tf.viz.name_map({"x": x, "_x": x, "n": 3}) == {x._id: "x"}
+    True
+    """
     return {value._id: name for name, value in (names or {}).items()
             if isinstance(value, Tensor | Variable) and not name.startswith("_")}
