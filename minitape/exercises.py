@@ -180,14 +180,14 @@ def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, d
         tape, out = run(student_block)
     except NotImplementedError:
         return _not_done(getattr(student_block, "__name__", "your block"))
-    inside = [getattr(e, "op", None) for e in tape._entries]
-    ops_recorded = [op.name for op in inside if op is not None]
+    entries = tape.entries()
+    ops_recorded = [e.label for e in entries if not e.is_call]
     if ops_recorded:
         return Verdict(False, f"the tape recorded {len(ops_recorded)} ops ({', '.join(sorted(set(ops_recorded)))}): "
                               f"a checkpointed block records only the call. Wrap the whole block with "
                               f"tf.recompute_grad, and compute nothing outside it.")
-    if len(tape._entries) != depth:
-        return Verdict(False, f"the tape holds {len(tape._entries)} entries for {depth} calls: expected one entry "
+    if len(entries) != depth:
+        return Verdict(False, f"the tape holds {len(entries)} entries for {depth} calls: expected one entry "
                               f"per call of the block.")
     got = tape.gradient(out, x).numpy()
     plain_tape, plain_out = run(block)

@@ -2,7 +2,7 @@
 
 A :class:`Tensor` wraps one array and an integer ``_id``.  The id is how a tape
 refers to a value without keeping it alive, so that the tape holds only what
-a derivative will really need (see :mod:`minitape.ops`).
+a derivative will really need (see :mod:`minitape.core.primitive`).
 
 A :class:`Variable` is a named, mutable cell.  Each time an op reads it, the op
 gets a :class:`Tensor` snapshot carrying the *variable's* id: every read of a

@@ -58,7 +58,7 @@ class Frame:
 
 
 class Player:
-    """Play a :class:`~minitape.events.Timeline` frame by frame.
+    """Play a :class:`~minitape.core.events.Timeline` frame by frame.
 
     Args:
         timeline: the events to play (``with tf.events.timeline() as events: ...``).
@@ -67,9 +67,9 @@ class Player:
         max_nodes: pictures with more ops than this fold the middle of long runs.
 
     >>> import minitape as tf
+    >>> x = tf.constant(2.0)
     >>> with tf.events.timeline() as events:
     ...     with tf.GradientTape() as tape:
-    ...         x = tf.constant(2.0)
     ...         tape.watch(x)
     ...         y = x * x
     ...     dy_dx = tape.gradient(y, x)
