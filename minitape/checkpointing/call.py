@@ -27,6 +27,7 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.entry import Entry
 from minitape.core.primitive import Discarded
+from minitape.core.state import variable_accessed
 from minitape.core.tensor import Tensor, Variable, convert_to_tensor
 from minitape.ops import zeros_like
 
@@ -46,6 +47,16 @@ class CallEntry(Entry):
         self.inputs = tuple(t._id for t in self.arg_tensors) + tuple(v._id for v in self.variables)
         self.outputs = tuple(t._id for t in outputs)
         self._output_specs = [Discarded.of(t) for t in outputs]
+
+    def announce_reads(self) -> None:
+        """Tell the recording tapes that this call read its variables, arguments included.
+
+        The call ran with every tape paused, so no tape saw it read anything; a tape
+        that watches the variables it sees read would miss them and answer None.
+        """
+        for value in self.input_specs():
+            if isinstance(value, Variable):
+                variable_accessed(value)
 
     def upstream(self, output_grads: list[Tensor | None]) -> list[Tensor]:
         """The outputs' gradients, with zeros where an output received none."""

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, events, nest, random
-from minitape.core.state import record, stop_recording, variable_accessed, watch_variable_reads
+from minitape.core.state import record, stop_recording, watch_variable_reads
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
@@ -83,10 +83,9 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
         with stop_recording(), watch_variable_reads() as read, random.replay(random.Source()) as source:
             result = run(args, kwargs, recomputing=False)
         outputs = [wrap(t._value) for t in output_tensors(result, f)]     # new ids: the entry's outputs
-        entry = RecomputeEntry(f, run, args, kwargs, trainable_read(read, [args, kwargs]), outputs, source.seed,
-                               check_values)
-        for variable in entry.variables:
-            variable_accessed(variable)       # outer tapes watch what f read, as if read here
+        # Every trainable variable read counts, passed ones too: f may also read one it was passed.
+        entry = RecomputeEntry(f, run, args, kwargs, trainable_read(read), outputs, source.seed, check_values)
+        entry.announce_reads()
         record(entry)
         events.emit("checkpoint_leave", function=name_of(f), entry=entry)
         return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
@@ -125,18 +124,23 @@ class RecomputeEntry(CallEntry):
         """
         upstream = self.upstream(output_grads)
         events.emit("recompute_start", function=name_of(self.function), entry=self)
+        # One fresh copy per argument position (f(x, x) has two), made before the local tape
+        # records: its gradient then holds only what flows through that argument, and a
+        # variable's own gradient only what flows through f reading it.
+        fresh = [identity(t) for t in self.arg_tensors]
+        copies = iter(fresh)
+        leaves = [next(copies) if isinstance(leaf, Tensor | Variable) else leaf
+                  for leaf in nest.flatten([self.args, self.kwargs])]
+        args, kwargs = nest.pack_sequence_as([self.args, self.kwargs], leaves)
         with GradientTape() as local:
-            fresh = {id(t): identity(t) for t in self.arg_tensors}
-            local.watch([t for t in fresh.values() if t.dtype.is_floating])
+            local.watch([t for t in fresh if t.dtype.is_floating])
             local.watch(self.variables)
-            leaves = [fresh.get(id(leaf), leaf) for leaf in nest.flatten([self.args, self.kwargs])]
-            args, kwargs = nest.pack_sequence_as([self.args, self.kwargs], leaves)
             with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
                 result = self._run(args, kwargs, recomputing=True)
         events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
         outputs = output_tensors(result, self.function)
         self._check(outputs)
-        sources = list(fresh.values()) + list(self.variables)
+        sources = fresh + list(self.variables)
         grads = local.gradient(outputs, sources, output_gradients=upstream,
                                unconnected_gradients=UnconnectedGradients.ZERO)
         return [g if i in needed else None for g, i in zip(grads, self.inputs)]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from minitape.core import events, random
-from minitape.core.state import record, stop_recording, variable_accessed, watch_variable_reads
+from minitape.core.state import record, state, stop_recording, watch_variable_reads
 from minitape.core.tensor import Tensor, wrap
 from minitape.autodiff.tape import GradientTape
 from minitape.checkpointing.call import CallEntry, trainable_read
@@ -120,20 +120,35 @@ class ChainEntry(CallEntry):
         self.functions, self.plan = functions, plan
         self.label = f"checkpoint_chain({len(functions)} steps, {plan.snapshots} snapshots)"
         self.sources = [random.Source() for _ in functions]       # each step's randomness, seeded when first used
+        with watch_variable_reads() as read, stop_recording():
+            out = self._forward(x0)
+        self.result = wrap(out._value)                             # a new id: the entry's output
+        self._states_used = False
+        super().__init__([x0], trainable_read(read), [self.result])
+        self.announce_reads()
+
+    def _forward(self, x0: Tensor) -> Tensor:
+        """Perform the plan's forward actions from ``x0``: store its states, record the last step."""
         self.stored: dict[int, Tensor] = {0: x0}
         self.recorded: dict[int, tuple[GradientTape, Tensor, Tensor]] = {}
-        with watch_variable_reads() as read, stop_recording():
-            for action in plan.forward_actions:
-                out = self._perform(action)
-        self.result = wrap(out._value)                             # a new id: the entry's output
-        super().__init__([x0], trainable_read(read), [self.result])
-        for variable in self.variables:
-            variable_accessed(variable)                            # outer tapes watch what the steps read
+        for action in self.plan.forward_actions:
+            out = self._perform(action)
+        return out
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
-        """Perform the plan's reverse actions, carrying the gradient back from step to step."""
+        """Perform the plan's reverse actions, carrying the gradient back from step to step.
+
+        The first time, they start from what the forward pass stored.  Those states were
+        computed with every tape paused, so to a tape recording this backward pass (to
+        differentiate it again) they would be constants; and the reverse actions use them
+        up.  So a tape recording, or any later call (a persistent tape, a jacobian), first
+        performs the forward actions again, where the tapes can see them.
+        """
         (self.grad,) = self.upstream(output_grads)
         self.variable_grads: list[Tensor | None] = [None] * len(self.variables)
+        if self._states_used or state.tapes:
+            self._forward(self.arg_tensors[0])
+        self._states_used = True
         for action in self.plan.reverse_actions:
             self._perform(action)
         grads = [self.grad] + self.variable_grads

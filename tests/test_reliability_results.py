@@ -1,0 +1,159 @@
+"""Wrong results found by a hostile but fair user (issue [reliability]), each pinned against TF 2.21.
+
+Values and texts written here as "TF 2.21" were recorded from TensorFlow 2.21 (CPU).
+"""
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape.checkpointing.schedules import in_order
+
+
+# --------------------------------------------------------------------------- variables passed to checkpoints
+
+def chain_of(n, w=None):
+    """Steps ``h -> tanh(1.3 h + 0.1 k)``, or ``tanh(w h + 0.1 k)`` when a variable ``w`` is given."""
+    return [lambda h, k=k: tf.tanh(h * (1.3 if w is None else w) + 0.1 * k) for k in range(n)]
+
+
+CHECKPOINTS = {
+    "plain": lambda fs, x: in_order(fs)(x),
+    "recompute_grad": lambda fs, x: tf.recompute_grad(in_order(fs))(x),
+    "checkpoint_sequential": lambda fs, x: tf.checkpoint_sequential(fs, 2, x),
+    "checkpoint_chain": lambda fs, x: tf.checkpoint_chain(fs, x, snapshots=2),
+    "checkpoint_chain, 5 snapshots": lambda fs, x: tf.checkpoint_chain(fs, x, snapshots=5),
+}
+
+
+@pytest.mark.parametrize("form", CHECKPOINTS)
+def test_a_variable_passed_in_gets_its_gradient(form):
+    v = tf.Variable(np.array([0.5, -0.7]))
+    with tf.GradientTape() as tape:                 # no watch: the tape sees the variable read
+        y = tf.reduce_sum(CHECKPOINTS[form](chain_of(4), v))
+    with tf.GradientTape() as plain:
+        h = tf.identity(v)
+        for f in chain_of(4):
+            h = f(h)
+        y_plain = tf.reduce_sum(h)
+    expected = plain.gradient(y_plain, v)
+    np.testing.assert_allclose(tape.gradient(y, v).numpy(), expected.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("form", CHECKPOINTS)
+def test_a_variable_passed_in_and_also_read_inside_gets_both_parts(form):
+    # d/dw of the chain h -> tanh(w h + 0.1 k) started at h = w: the steps read w, and so does the input.
+    # (TF 2.21's recompute_grad returns only one of the two parts here; minitape returns their sum.)
+    w = tf.Variable(np.float64(0.8))
+    with tf.GradientTape() as tape:
+        y = CHECKPOINTS[form](chain_of(3, w), w)
+    eps, value = 1e-6, lambda a: float(in_order(chain_of(3, tf.constant(np.float64(a))))(tf.constant(np.float64(a))))
+    np.testing.assert_allclose(float(tape.gradient(y, w)), (value(0.8 + eps) - value(0.8 - eps)) / (2 * eps),
+                               rtol=1e-7)
+
+
+def test_recompute_grad_variable_arguments_follow_tf_corners():
+    square = tf.recompute_grad(lambda a: a * a)
+    frozen, v = tf.Variable(2.0, trainable=False), tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y_frozen, y = square(frozen), square(v)
+    assert tape.gradient(y_frozen, frozen) is None          # TF 2.21: None (not trainable, not watched)
+    assert float(tape.gradient(y, v)) == 4.0                # TF 2.21: 4.0
+    with tf.GradientTape() as tape:
+        tape.watch(frozen)
+        y = square(frozen)
+    assert float(tape.gradient(y, frozen)) == 4.0           # TF 2.21: 4.0
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        y = square(v)
+    assert tape.gradient(y, v) is None                      # TF 2.21: None
+
+
+def test_recompute_grad_with_one_tensor_passed_twice():
+    x, w = tf.constant(3.0), tf.Variable(1.0)
+    f = tf.recompute_grad(lambda a, b: a * b * w)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, x)
+    assert [float(g) for g in tape.gradient(y, [x, w])] == [6.0, 9.0]       # TF 2.21: [6.0, 9.0]
+
+
+# --------------------------------------------------------------------------- second derivatives through checkpoints
+
+def squared_gradient_and_its_gradient(run, x, w):
+    """``s = Σ (dy/dx)²`` for ``y = Σ run(chain, x)``, and ``ds/dx``, ``ds/dw``: a derivative of a derivative."""
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(run(chain_of(5, w), x))
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * g)
+    return outer.gradient(s, [x, w])
+
+
+def numeric_gradient_of_squared_gradient(x0, w0, eps=1e-5):
+    def s(x, w):
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(in_order(chain_of(5, tf.constant(np.float64(w))))(x))
+        return float(tf.reduce_sum(tape.gradient(y, x) ** 2))
+    dx = [(s(x0 + e, w0) - s(x0 - e, w0)) / (2 * eps) for e in np.eye(len(x0)) * eps]
+    return np.array(dx), (s(x0, w0 + eps) - s(x0, w0 - eps)) / (2 * eps)
+
+
+@pytest.mark.parametrize("form", CHECKPOINTS)
+def test_second_derivatives_through_every_checkpoint_match_plain_and_finite_differences(form):
+    x0, w0 = np.array([0.1, 0.2]), np.float64(0.9)
+    dx, dw = squared_gradient_and_its_gradient(CHECKPOINTS[form], tf.constant(x0), tf.Variable(w0))
+    plain_dx, plain_dw = squared_gradient_and_its_gradient(CHECKPOINTS["plain"], tf.constant(x0), tf.Variable(w0))
+    np.testing.assert_allclose(dx.numpy(), plain_dx.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(float(dw), float(plain_dw), rtol=1e-12)
+    numeric_dx, numeric_dw = numeric_gradient_of_squared_gradient(x0, w0)
+    np.testing.assert_allclose(dx.numpy(), numeric_dx, rtol=1e-6)
+    np.testing.assert_allclose(float(dw), numeric_dw, rtol=1e-6)
+
+
+@pytest.mark.parametrize("form", CHECKPOINTS)
+def test_hessians_through_every_checkpoint(form):
+    x = tf.constant([0.1, 0.2, -0.3])
+    hessians = []
+    for run in (CHECKPOINTS[form], CHECKPOINTS["plain"]):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(run(chain_of(4), x) ** 2)
+            g = inner.gradient(y, x)
+        hessians.append(outer.jacobian(g, x).numpy())
+    np.testing.assert_allclose(*hessians, rtol=1e-5, atol=1e-6)
+
+
+# --------------------------------------------------------------------------- differentiating a chain more than once
+
+@pytest.mark.parametrize("snapshots", [1, 2, 5])
+def test_checkpoint_chain_differentiates_again_on_a_persistent_tape(snapshots):
+    w, x = tf.Variable(0.9), tf.constant([0.1, 0.2])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.checkpoint_chain(chain_of(5, w), x, snapshots=snapshots)
+    first = tape.gradient(y, [x, w])
+    second = tape.gradient(y, [x, w])
+    with tf.GradientTape() as plain:
+        plain.watch(x)
+        expected = plain.gradient(in_order(chain_of(5, w))(x), [x, w])
+    for a, b, c in zip(first, second, expected):
+        np.testing.assert_allclose(a.numpy(), c.numpy(), rtol=1e-6)
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert [value for _, value in tape.entries()[0].kept()] == [x]      # what was stored is let go
+
+
+@pytest.mark.parametrize("snapshots", [1, 2, 5])
+def test_jacobian_of_a_checkpoint_chain(snapshots):
+    x = tf.constant([0.1, 0.2, -0.3])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.checkpoint_chain(chain_of(5), x, snapshots=snapshots)
+    with tf.GradientTape() as plain:
+        plain.watch(x)
+        expected = plain.jacobian(in_order(chain_of(5))(x), x)
+    np.testing.assert_allclose(tape.jacobian(y, x).numpy(), expected.numpy(), rtol=1e-6)
