@@ -157,3 +157,59 @@ def test_jacobian_of_a_checkpoint_chain(snapshots):
         plain.watch(x)
         expected = plain.jacobian(in_order(chain_of(5))(x), x)
     np.testing.assert_allclose(tape.jacobian(y, x).numpy(), expected.numpy(), rtol=1e-6)
+
+
+# --------------------------------------------------------------------------- values the tape keeps are its own
+
+def test_gather_keeps_its_own_copy_of_the_indices():
+    x, indices = tf.constant([1.0, 2.0, 3.0]), np.array([0, 0, 2])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.gather(x, indices)
+    indices[:] = 1                                          # the caller reuses its array
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 0.0, 1.0]
+
+
+def test_numpy_views_of_a_tensor_cannot_be_made_writeable():
+    x = tf.constant([0.5, -1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(x)                                      # the tape keeps y for the gradient
+    view = np.asarray(y)
+    assert not view.flags.writeable and np.shares_memory(view, y._value)
+    with pytest.raises(ValueError, match="cannot set WRITEABLE flag"):   # TF 2.21: the same ValueError
+        view.flags.writeable = True
+    expected = 1 - np.tanh(np.array([0.5, -1.0], np.float32)) ** 2
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), expected, rtol=1e-6)
+    assert np.asarray(y, dtype=np.float64).flags.writeable                # a converted copy is the caller's
+
+
+# --------------------------------------------------------------------------- pow at x = 0
+
+def pow_second_derivatives(x, y):
+    """d/dx and d/dy of dz/dx and of dz/dy, for z = x ** y."""
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch([x, y])
+        with tf.GradientTape() as inner:
+            inner.watch([x, y])
+            z = tf.pow(x, y)
+        dz_dx, dz_dy = inner.gradient(z, [x, y])
+    return [g.numpy() for g in outer.gradient(dz_dx, [x, y]) + outer.gradient(dz_dy, [x, y])]
+
+
+def test_pow_second_derivatives_at_zero_are_finite_as_tf():
+    dxx, dxy, dyx, dyy = pow_second_derivatives(tf.constant([0.0, 2.0]), tf.constant([2.0, 3.0]))
+    np.testing.assert_allclose(dxy, [0.0, 12.317766], rtol=1e-6)        # TF 2.21
+    np.testing.assert_allclose(dyx, [0.0, 12.317766], rtol=1e-6)        # TF 2.21
+    np.testing.assert_allclose(dyy, [0.0, 3.843624], rtol=1e-6)         # TF 2.21
+    np.testing.assert_allclose(dxx, [2.0, 12.0], rtol=1e-6)
+
+
+def test_pow_second_derivatives_match_finite_differences_away_from_zero():
+    x0, y0, eps = np.array([0.7, 1.9]), np.array([2.5, -1.2]), 1e-6
+    dxx, dxy, dyx, dyy = pow_second_derivatives(tf.constant(x0), tf.constant(y0))
+    d_dx = lambda f: (f(x0 + eps, y0) - f(x0 - eps, y0)) / (2 * eps)        # noqa: E731
+    d_dy = lambda f: (f(x0, y0 + eps) - f(x0, y0 - eps)) / (2 * eps)        # noqa: E731
+    dz_dx, dz_dy = (lambda x, y: y * x ** (y - 1)), (lambda x, y: x ** y * np.log(x))
+    for got, expected in [(dxx, d_dx(dz_dx)), (dxy, d_dy(dz_dx)), (dyx, d_dx(dz_dy)), (dyy, d_dy(dz_dy))]:
+        np.testing.assert_allclose(got, expected, rtol=1e-6)

@@ -103,11 +103,11 @@ class _TensorLike:
         return format(str(self), spec)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        # A read-only view: NumPy may read our buffer but never write to it.
+        # A read-only view: NumPy may read our buffer but never write to it.  Its base is a
+        # read-only memoryview (as TF's), so the view cannot be made writeable again.
         array = np.asarray(arrays.to_numpy(self._value), dtype=dtype)
         if array is self._value or array.base is not None:
-            array = array.view()
-            array.flags.writeable = False
+            array = np.asarray(memoryview(array).toreadonly())
         return array.copy() if copy else array
 
     @property

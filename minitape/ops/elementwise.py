@@ -21,7 +21,7 @@ from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import as_operand, needs_floating, operands, pair, quiet
 from minitape.ops.broadcasting import unbroadcasting
-from minitape.ops.creation import zeros_like
+from minitape.ops.creation import ones_like, zeros_like
 
 
 def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
@@ -242,8 +242,8 @@ divide = binary("divide", quiet(_true_divide), lambda g, ans, x, y: g / y, lambd
     """)
 pow = binary("pow",  quiet(lambda xp, x, y: xp.pow(x, y)),
              lambda g, ans, x, y: g * y * x ** (y - 1),
-             lambda g, ans, x, y: g * ans * where(x > 0, log(x), zeros_like(x)), keep=(ANS, 0, 1), doc="""
-    Elementwise ``x ** y``.
+             lambda g, ans, x, y: g * ans * where(x > 0, log(where(x > 0, x, ones_like(x))), zeros_like(x)), keep=(ANS, 0, 1), doc="""
+    Elementwise ``x ** y``.  Where ``x <= 0`` its y-gradient is 0 and log sees 1, not x (TF's safe_x): no 0/0 comes back.
 
     >>> tf.pow([2.0, 3.0], 2.0).numpy()
     array([4., 9.], dtype=float32)

@@ -105,7 +105,9 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
     """
     x = as_operand(params)
     (axis,) = as_axes(axis, x.ndim, "gather")
-    index_array = np.asarray(plain(indices))      # indices are kept on the host, checked there
+    # A copy of the caller's indices, kept on the host and checked there: the gradient reads them later,
+    # and the caller may reuse its array meanwhile.
+    index_array = np.array(plain(indices))
     if index_array.dtype.kind not in "iu":
         raise InvalidArgumentError(f"gather: indices must be integers, got {index_array.dtype}.")
     if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
