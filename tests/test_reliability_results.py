@@ -213,3 +213,85 @@ def test_pow_second_derivatives_match_finite_differences_away_from_zero():
     dz_dx, dz_dy = (lambda x, y: y * x ** (y - 1)), (lambda x, y: x ** y * np.log(x))
     for got, expected in [(dxx, d_dx(dz_dx)), (dxy, d_dy(dz_dx)), (dyx, d_dx(dz_dy)), (dyy, d_dy(dz_dy))]:
         np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+# --------------------------------------------------------------------------- reductions
+
+INT_REDUCTIONS = [  # (function, input, TF 2.21's value); TF keeps the input's integer dtype
+    (tf.reduce_sum, [-1, -2], -3), (tf.reduce_prod, [-1, -2], 2), (tf.reduce_mean, [-1, -2], -1),
+    (tf.reduce_max, [-1, -2], -1), (tf.reduce_min, [-1, -2], -2),
+    (tf.reduce_mean, [7, -8], 0), (tf.reduce_mean, [-7, -8, 0], -5), (tf.reduce_mean, [1, 2, 3, 4], 2),
+    (tf.reduce_sum, [2**31 - 1, 2**31 - 1], -2),                    # int32 wraps around, as TF
+    (tf.reduce_prod, [2**16, 2**16], 0),
+    (tf.reduce_mean, [2**31 - 1, 2**31 - 1], 2**31 - 1),             # but a mean sums in int64 first
+    (tf.reduce_mean, [-2**31, -2**31, 5], -1431655763),
+]
+
+
+@pytest.mark.parametrize("reduce,values,expected", INT_REDUCTIONS)
+def test_integer_reductions_keep_the_dtype_and_truncate_toward_zero(reduce, values, expected):
+    result = reduce(tf.constant(values))
+    assert result.dtype is tf.int32 and int(result) == expected
+
+
+@pytest.mark.parametrize("reduce,values,expected", [row for row in INT_REDUCTIONS if abs(row[2]) < 2**20][:8])
+def test_int64_reductions_stay_int64(reduce, values, expected):
+    result = reduce(tf.constant(values, dtype=tf.int64))
+    assert result.dtype is tf.int64 and int(result) == expected
+
+
+def test_an_int64_mean_wraps_around_as_tf():
+    assert int(tf.reduce_mean(tf.constant([2**62] * 3, dtype=tf.int64))) == -1537228672809129301     # TF 2.21
+
+
+def test_an_integer_sum_adds_to_an_integer_constant():
+    total = tf.reduce_sum(tf.constant([1, 2])) + tf.constant(1)
+    assert total.dtype is tf.int32 and int(total) == 4
+    rows = tf.reduce_mean(tf.constant([[-1, -2], [2**31 - 1, 2**31 - 1]]), axis=1)
+    assert rows.numpy().tolist() == [-1, 2**31 - 1] and rows.dtype is tf.int32        # TF 2.21
+
+
+@pytest.mark.parametrize("reduce", [tf.reduce_sum, tf.reduce_prod, tf.reduce_mean, tf.reduce_max, tf.reduce_min])
+def test_reductions_of_bool_raise_as_tf(reduce):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=f"{reduce.__name__}: input_tensor is bool"):
+        reduce(tf.constant([True, False]))
+
+
+EMPTY = {  # TF 2.21's reduction of nothing, by dtype
+    "float32": {"reduce_max": -np.inf, "reduce_min": np.inf, "reduce_sum": 0.0, "reduce_prod": 1.0, "reduce_mean": np.nan},
+    "float64": {"reduce_max": -np.inf, "reduce_min": np.inf, "reduce_sum": 0.0, "reduce_prod": 1.0, "reduce_mean": np.nan},
+    "int32": {"reduce_max": -2**31, "reduce_min": 2**31 - 1, "reduce_sum": 0, "reduce_prod": 1, "reduce_mean": 0},
+    "int64": {"reduce_max": -2**63, "reduce_min": 2**63 - 1, "reduce_sum": 0, "reduce_prod": 1, "reduce_mean": 0},
+}
+
+
+@pytest.mark.parametrize("dtype", EMPTY)
+@pytest.mark.parametrize("name", EMPTY["int32"])
+def test_reducing_nothing_gives_the_identity_as_tf(dtype, name):
+    result = getattr(tf, name)(tf.zeros((0,), dtype=dtype))
+    assert result.dtype.name == dtype and result.shape == ()
+    np.testing.assert_array_equal(result.numpy(), np.array(EMPTY[dtype][name], dtype=dtype))
+
+
+def test_reduce_max_over_an_empty_axis_keeps_the_other_axes_and_differentiates():
+    x = tf.zeros((2, 0))
+    assert tf.reduce_max(x, axis=1).numpy().tolist() == [-np.inf, -np.inf]
+    assert tf.reduce_min(x, axis=1, keepdims=True).shape == (2, 1)
+    assert tf.reduce_max(x, axis=0).shape == (0,)
+    x = tf.zeros((0, 3))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_max(x, axis=0)
+    assert y.numpy().tolist() == [-np.inf] * 3
+    grad = tape.gradient(y, x)                       # TF 2.21: an empty gradient of x's shape
+    assert grad.shape == (0, 3) and grad.dtype is tf.float32
+
+
+@pytest.mark.parametrize("reduce", [tf.reduce_sum, tf.reduce_prod, tf.reduce_mean, tf.reduce_max, tf.reduce_min])
+@pytest.mark.parametrize("axis,duplicate", [([0, 0], 0), ([0, -2], 0), ([1, 1, 0], 1), ((0, 0), 0)])
+def test_a_reduction_axis_named_twice_is_rejected_as_tf(reduce, axis, duplicate):
+    # TF 2.21: InvalidArgumentError "Invalid reduction arguments: Axes contains duplicate dimension: 0"
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=f"{reduce.__name__}: Invalid reduction arguments: Axes contains duplicate dimension: "
+                             f"{duplicate} "):
+        reduce(tf.ones((2, 3)), axis=axis)

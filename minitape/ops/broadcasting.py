@@ -27,7 +27,8 @@ from minitape.core.tensor import Tensor
 from minitape.ops.arguments import as_operand, as_shape, plain
 from minitape.ops.shapes import reshaped
 
-REDUCE_SUM = Op("reduce_sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims),
+# The sum keeps the input's dtype, as TF (NumPy's would widen int32 to int64).
+REDUCE_SUM = Op("reduce_sum", lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
                 (lambda g, ans, x, axis, keepdims: spread(g, x, axis),))
 _BROADCAST_TO = Op("broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape),
                    (lambda g, ans, x, shape: unbroadcast(g, x.shape),))

@@ -16,10 +16,11 @@ maximum, the product of the others for a product.
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Callable
 from typing import Any
 
-from minitape.core import backends, dtypes
+from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
@@ -37,21 +38,56 @@ def reduction(op: Op, doc: str) -> Callable:
     >>> tf.reduce_sum.op
     Op('reduce_sum', keep=())
     """
-    empty_is_error = op.name in ("reduce_max", "reduce_min")
-
     def function(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
         x = as_operand(input_tensor)
-        axes = tuple(builtins.range(x.ndim)) if axis is None else tuple(sorted(set(as_axes(axis, x.ndim, op.name))))
-        if empty_is_error and 0 in [x.shape[a] for a in axes]:
-            raise InvalidArgumentError(f"{op.name}: cannot reduce an empty axis of shape {tuple(x.shape)}.")
+        if x.dtype is dtypes.bool_:
+            raise InvalidArgumentError(f"{op.name}: input_tensor is bool, but only numbers reduce; "
+                                       f"cast it first, e.g. tf.cast(x, tf.int32).")
+        axes = tuple(builtins.range(x.ndim)) if axis is None else distinct_axes(as_axes(axis, x.ndim, op.name), op.name)
         return apply(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
     return public(function, op.name, op, doc)
+
+
+def distinct_axes(axes: tuple[int, ...], name: str) -> tuple[int, ...]:
+    """``axes`` (non-negative) in order; naming one twice is an error, as in TF.
+
+    >>> from minitape.ops.reductions import distinct_axes
+    >>> distinct_axes((1, 0), "reduce_sum")
+    (0, 1)
+    >>> distinct_axes((0, 1, 0), "reduce_sum")
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.InvalidArgumentError: reduce_sum: Invalid reduction arguments: Axes contains duplicate dimension: 0 ...
+    """
+    for k, a in enumerate(axes):
+        if a in axes[:k]:
+            raise InvalidArgumentError(f"{name}: Invalid reduction arguments: Axes contains duplicate dimension: {a} "
+                                       f"(negative axes count from the end). Name each axis once.")
+    return tuple(sorted(axes))
 
 
 def _mean_forward(xp, x, axis, keepdims):
     if backends.is_floating(x):
         return xp.mean(x, axis=axis, keepdims=keepdims)
-    return xp.sum(x, axis=axis, keepdims=keepdims) // builtins.max(1, count(x.shape, axis))
+    # TF's integer mean: the sum taken in int64, divided, truncated toward zero, in the input's dtype.
+    total = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.int64)
+    n = builtins.max(1, count(x.shape, axis))
+    rounded_down = (total % n != 0) & (total < 0)               # // rounds down: those go one up, toward zero
+    return xp.astype(total // n + xp.astype(rounded_down, xp.int64), x.dtype)
+
+
+def _extreme_forward(largest: bool) -> Callable:
+    """reduce_max's (or reduce_min's) forward rule: over an empty axis, TF's -inf (+inf), or the lowest (highest) integer."""
+    def forward(xp, x, axis, keepdims):
+        if builtins.all(x.shape[a] for a in axis):
+            return (xp.max if largest else xp.min)(x, axis=axis, keepdims=keepdims)
+        if backends.is_floating(x):
+            value = -math.inf if largest else math.inf
+        else:
+            value = xp.iinfo(x.dtype).min if largest else xp.iinfo(x.dtype).max
+        shape = tuple(1 if a in axis else n for a, n in enumerate(x.shape) if keepdims or a not in axis)
+        return arrays.full_beside(x, shape, value)
+    return forward
 
 
 def _extreme_vjp(g, ans, x, axis, keepdims):
@@ -80,27 +116,25 @@ reduce_sum = reduction(REDUCE_SUM, doc="""
     """)
 reduce_mean = reduction(Op("reduce_mean", _mean_forward,
                            (lambda g, ans, x, axis, keepdims: spread(g / count(x, axis), x, axis),)), doc="""
-    Mean over ``axis`` (integers give the truncated integer mean, as TF).
+    Mean over ``axis`` (integers give the mean truncated toward zero, in their own dtype, as TF).
 
     >>> tf.reduce_mean([[1.0, 2.0], [3.0, 4.0]], axis=1, keepdims=True).numpy()
     array([[1.5],
            [3.5]], dtype=float32)
     """)
-reduce_max = reduction(Op("reduce_max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
-                          (_extreme_vjp,), keep=(ANS, 0)), doc="""
-    Maximum over ``axis``; tied maxima share the gradient equally.
+reduce_max = reduction(Op("reduce_max", _extreme_forward(largest=True), (_extreme_vjp,), keep=(ANS, 0)), doc="""
+    Maximum over ``axis``; tied maxima share the gradient equally.  Over nothing it is ``-inf``, as TF.
 
     >>> tf.reduce_max([1.0, 3.0, 3.0]).numpy()
     np.float32(3.0)
     """)
-reduce_min = reduction(Op("reduce_min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
-                          (_extreme_vjp,), keep=(ANS, 0)), doc="""
-    Minimum over ``axis``; tied minima share the gradient equally.
+reduce_min = reduction(Op("reduce_min", _extreme_forward(largest=False), (_extreme_vjp,), keep=(ANS, 0)), doc="""
+    Minimum over ``axis``; tied minima share the gradient equally.  Over nothing it is ``inf``, as TF.
 
     >>> tf.reduce_min([[1.0, 3.0]], axis=1).numpy()
     array([1.], dtype=float32)
     """)
-reduce_prod = reduction(Op("reduce_prod", lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims),
+reduce_prod = reduction(Op("reduce_prod", lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
                            (_prod_vjp,), keep=(0,)), doc="""
     Product over ``axis``; the gradient is exact even where entries are 0.
 
