@@ -2,10 +2,13 @@
 
 Values and texts written here as "TF 2.21" were recorded from TensorFlow 2.21 (CPU).
 """
+import warnings
+
 import numpy as np
 import pytest
 
 import minitape as tf
+from minitape.core import arrays
 from minitape.checkpointing.schedules import in_order
 
 
@@ -295,3 +298,65 @@ def test_a_reduction_axis_named_twice_is_rejected_as_tf(reduce, axis, duplicate)
                        match=f"{reduce.__name__}: Invalid reduction arguments: Axes contains duplicate dimension: "
                              f"{duplicate} "):
         reduce(tf.ones((2, 3)), axis=axis)
+
+
+# --------------------------------------------------------------------------- ops never warn (TF's kernels don't)
+
+def f32(values):
+    return tf.constant(np.array(values, np.float32))
+
+
+def inf_times_zero_gradient():
+    x, y = f32([np.inf]), f32([0.0])
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = x * y
+    return tape.gradient(z, [x, y])
+
+
+SPECIAL_VALUES = {   # each gives inf or nan, and made NumPy warn before
+    "multiply": lambda: tf.multiply(f32([np.inf]), f32([0.0])),
+    "multiply scalars": lambda: f32(np.inf) * f32(0.0),
+    "multiply overflow": lambda: f32(3e38) * f32(10.0),
+    "add": lambda: f32([np.inf]) + f32([-np.inf]),
+    "add scalars": lambda: f32(np.inf) + f32(-np.inf),
+    "subtract": lambda: f32([np.inf]) - f32([np.inf]),
+    "square overflow": lambda: tf.square(f32([1e30])),
+    "sin of inf": lambda: tf.sin(f32([np.inf])),
+    "cos of inf": lambda: tf.cos(f32([np.inf])),
+    "divide by zero": lambda: f32([0.0, 1.0]) / f32([0.0, 0.0]),
+    "log of 0 and -1": lambda: tf.math.log(f32([0.0, -1.0])),
+    "reduce_sum": lambda: tf.reduce_sum(f32([np.inf, -np.inf])),
+    "reduce_mean overflow": lambda: tf.reduce_mean(f32([3e38, 3e38])),
+    "reduce_mean of nothing": lambda: tf.reduce_mean(tf.zeros((2, 0)), axis=1),
+    "reduce_prod": lambda: tf.reduce_prod(f32([np.inf, 0.0])),
+    "matmul": lambda: tf.matmul(f32([[np.inf]]), f32([[0.0]])),
+    "softmax": lambda: tf.nn.softmax(f32([np.inf, 1.0])),
+    "cast nan to int": lambda: tf.cast(f32([np.nan]), tf.int32),
+    "gradient of inf * 0": inf_times_zero_gradient,
+}
+
+
+@pytest.mark.parametrize("case", SPECIAL_VALUES)
+def test_ops_give_inf_and_nan_without_warnings(case, recwarn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        SPECIAL_VALUES[case]()
+    assert not recwarn.list
+
+
+def test_inf_times_zero_is_nan_and_numpy_still_warns_outside_ops(monkeypatch):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(float(f32(np.inf) * f32(0.0))) and float(f32(np.inf) - f32(np.inf)) != 0
+        monkeypatch.setattr(arrays, "NUMPY_ERRSTATE", None)              # a NumPy without the context variable
+        monkeypatch.setattr(tf.core.primitive, "NUMPY_ERRSTATE", None)
+        assert np.isnan(float(f32(np.inf) * f32(0.0)))
+        monkeypatch.undo()
+    with pytest.warns(RuntimeWarning, match="invalid value"):          # the caller's own NumPy is left alone
+        np.float32(np.inf) * np.float32(0.0)
+    with pytest.raises(ZeroDivisionError), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        arrays.quietly(lambda: 1 / 0)
+    with pytest.warns(RuntimeWarning, match="invalid value"):          # restored after an error too
+        np.float32(np.inf) * np.float32(0.0)

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, backends, dtypes
+from minitape.core.arrays import IGNORE, NUMPY_ERRSTATE
 from minitape.core.backends import FLOATING, by_type
 from minitape.core.entry import Entry
 from minitape.core.state import record, state
@@ -238,7 +239,7 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     for t in inputs:
         values.append(t._value)
     xp = arrays.namespace_of_inputs(op.name, values)
-    value = op.forward(xp, *values, **params)
+    value = arrays.quietly(op.forward, xp, *values, **params)     # inf and nan, without NumPy's warnings
     if op.residual:
         value, residual = value
         params = {**params, "residual": wrap(residual)}
@@ -257,15 +258,16 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
 def _apply_on_numpy(op: Op, inputs: Sequence[Tensor]) -> Tensor | None:
     """``apply`` for one or two NumPy inputs and no parameters; None when the inputs are not that."""
     first = inputs[0]._value
-    if op.residual or by_type.get(type(first)) is not np:
+    if op.residual or by_type.get(type(first)) is not np or NUMPY_ERRSTATE is None:
         return None
-    if len(inputs) == 1:
-        value = op.forward(np, first)
-    else:
-        second = inputs[1]._value
-        if by_type.get(type(second)) is not np:
-            return None
-        value = op.forward(np, first, second)
+    second = inputs[1]._value if len(inputs) == 2 else None
+    if second is not None and by_type.get(type(second)) is not np:
+        return None
+    token = NUMPY_ERRSTATE.set(IGNORE)                 # arrays.quietly, spelled out
+    try:
+        value = op.forward(np, first) if second is None else op.forward(np, first, second)
+    finally:
+        NUMPY_ERRSTATE.reset(token)
     out = wrap(value)
     if state.tapes and op.vjps and (type(value) in FLOATING or type(value.dtype) in FLOATING):
         record(OpEntry(op, inputs, out, NO_PARAMS))

@@ -13,7 +13,7 @@ dtypes silently.  These helpers are those rules, in one place.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -95,14 +95,6 @@ def needs_floating(name: str, t: Tensor) -> None:
     if not backends.is_floating(t._value):
         raise InvalidArgumentError(f"{name} needs a floating-point tensor (float16/32/64), got {t.dtype.name}; "
                                    f"use tf.cast(x, tf.float32) first.")
-
-
-def quiet(forward: Callable) -> Callable:
-    """Silence warnings for division by zero and logs of negatives: inf/nan, as TF gives."""
-    def run(xp, *args, **params):
-        with arrays.quiet():
-            return forward(xp, *args, **params)
-    return run
 
 
 # ---- argument helpers

@@ -19,7 +19,7 @@ from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_operand, needs_floating, operands, pair, quiet
+from minitape.ops.arguments import as_operand, needs_floating, operands, pair
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
 
@@ -108,26 +108,26 @@ square = unary("square", lambda xp, x: xp.square(x),          lambda g, ans, x: 
     >>> tf.square([3.0]).numpy()
     array([9.], dtype=float32)
     """)
-sqrt = unary("sqrt",     quiet(lambda xp, x: xp.sqrt(x)),   lambda g, ans, x: _zero_where_g_is_zero(g, 0.5 * g / ans), keep=(ANS,), doc="""
+sqrt = unary("sqrt",     lambda xp, x: xp.sqrt(x),            lambda g, ans, x: _zero_where_g_is_zero(g, 0.5 * g / ans), keep=(ANS,), doc="""
     Elementwise square root.  Where the upstream gradient is 0 the gradient is 0
     (not ``0 * inf``), so ``tf.where(x > 0, tf.sqrt(x), 0.)`` differentiates at 0.
 
     >>> tf.sqrt([4.0, 9.0]).numpy()
     array([2., 3.], dtype=float32)
     """)
-exp = unary("exp",       quiet(lambda xp, x: xp.exp(x)),    lambda g, ans, x: g * ans,               keep=(ANS,), doc="""
+exp = unary("exp",       lambda xp, x: xp.exp(x),             lambda g, ans, x: g * ans,               keep=(ANS,), doc="""
     Elementwise ``e**x``; its derivative is its own output.
 
     >>> tf.exp([0.0]).numpy()
     array([1.], dtype=float32)
     """)
-log = unary("log",       quiet(lambda xp, x: xp.log(x)),    lambda g, ans, x: g / x,                 keep=(0,), doc="""
+log = unary("log",       lambda xp, x: xp.log(x),             lambda g, ans, x: g / x,                 keep=(0,), doc="""
     Elementwise natural logarithm.
 
     >>> tf.math.log([1.0]).numpy()
     array([0.], dtype=float32)
     """)
-log1p = unary("log1p",   quiet(lambda xp, x: xp.log1p(x)),  lambda g, ans, x: g / (1 + x),           keep=(0,), doc="""
+log1p = unary("log1p",   lambda xp, x: xp.log1p(x),           lambda g, ans, x: g / (1 + x),           keep=(0,), doc="""
     Elementwise ``log(1 + x)``, accurate for small ``x``.
 
     >>> tf.math.log1p([0.0]).numpy()
@@ -175,7 +175,7 @@ tanh = unary("tanh",     lambda xp, x: xp.tanh(x),            lambda g, ans, x: 
     >>> tf.tanh([0.0]).numpy()
     array([0.], dtype=float32)
     """)
-sigmoid = unary("sigmoid", quiet(lambda xp, x: 1 / (1 + xp.exp(-x))), lambda g, ans, x: _sigmoid_grad(ans, g), keep=(ANS,), doc="""
+sigmoid = unary("sigmoid", lambda xp, x: 1 / (1 + xp.exp(-x)), lambda g, ans, x: _sigmoid_grad(ans, g), keep=(ANS,), doc="""
     Elementwise logistic function ``1 / (1 + exp(-x))``.
 
     >>> tf.sigmoid([0.0]).numpy()
@@ -234,13 +234,13 @@ def _true_divide(xp, x, y):
     return x / y
 
 
-divide = binary("divide", quiet(_true_divide), lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
+divide = binary("divide", _true_divide, lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
     Elementwise ``x / y``.  Integers divide to float64, as in TensorFlow.
 
     >>> tf.divide([1.0], [4.0]).numpy()
     array([0.25], dtype=float32)
     """)
-pow = binary("pow",  quiet(lambda xp, x, y: xp.pow(x, y)),
+pow = binary("pow",  lambda xp, x, y: xp.pow(x, y),
              lambda g, ans, x, y: g * y * x ** (y - 1),
              lambda g, ans, x, y: g * ans * where(x > 0, log(where(x > 0, x, ones_like(x))), zeros_like(x)), keep=(ANS, 0, 1), doc="""
     Elementwise ``x ** y``.  Where ``x <= 0`` its y-gradient is 0 and log sees 1, not x (TF's safe_x): no 0/0 comes back.
@@ -264,13 +264,13 @@ minimum = binary("minimum", lambda xp, x, y: xp.minimum(x, y),
     >>> tf.minimum([1.0, 5.0], 3.0).numpy()
     array([1., 3.], dtype=float32)
     """)
-floordiv = binary("floordiv", quiet(lambda xp, x, y: xp.floor_divide(x, y)), None, None, doc="""
+floordiv = binary("floordiv", lambda xp, x, y: xp.floor_divide(x, y), None, None, doc="""
     Elementwise ``x // y`` (rounding down).  Not differentiable.
 
     >>> tf.math.floordiv([7.0, -7.0], 2.0).numpy()
     array([ 3., -4.], dtype=float32)
     """)
-mod = binary("mod", quiet(lambda xp, x, y: xp.remainder(x, y)),
+mod = binary("mod", lambda xp, x, y: xp.remainder(x, y),
              lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y), keep=(0, 1), doc="""
     Elementwise remainder of ``x // y``, with the sign of ``y``.
 

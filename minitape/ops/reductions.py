@@ -68,7 +68,9 @@ def distinct_axes(axes: tuple[int, ...], name: str) -> tuple[int, ...]:
 
 def _mean_forward(xp, x, axis, keepdims):
     if backends.is_floating(x):
-        return xp.mean(x, axis=axis, keepdims=keepdims)
+        if count(x.shape, axis):
+            return xp.mean(x, axis=axis, keepdims=keepdims)
+        return xp.sum(x, axis=axis, keepdims=keepdims) / 0     # 0/0: NaN, as TF (NumPy's mean of nothing warns)
     # TF's integer mean: the sum taken in int64, divided, truncated toward zero, in the input's dtype.
     total = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.int64)
     n = builtins.max(1, count(x.shape, axis))
