@@ -12,6 +12,9 @@
     sqrt(L) checkpointing, against the theory (not built yet: the Keras layers come first).
 
 Run:  .venv/bin/python benchmarks/cnn.py [--torch /tmp/torchvenv/bin/python]
+
+On a shared machine, give both libraries one thread each (a busy BLAS thread pool waits on
+its threads): ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/cnn.py ...``.
 """
 from __future__ import annotations
 
@@ -159,11 +162,12 @@ def main() -> None:
     if isinstance(torch, str):
         print(f"    PyTorch: not measured. {torch}")
     else:
-        print(f"    PyTorch {torch['version']} CPU eager, {torch['threads']} threads: {torch['nchw']:.1f} ms "
+        print(f"    PyTorch {torch['version']} CPU eager, {torch['threads']} thread(s): {torch['nchw']:.1f} ms "
               f"(best {torch['nchw_best']:.1f}) NCHW, {torch['channels_last']:.1f} ms "
-              f"(best {torch['channels_last_best']:.1f}) channels-last; minitape / PyTorch, best against best: "
-              f"{conv['ours_best'] / torch['nchw_best']:.2f} (NCHW), "
-              f"{conv['ours_best'] / torch['channels_last_best']:.2f} (channels-last)")
+              f"(best {torch['channels_last_best']:.1f}) channels-last; minitape / PyTorch: "
+              f"{conv['ours'] / torch['nchw']:.2f} NCHW, {conv['ours'] / torch['channels_last']:.2f} channels-last "
+              f"(medians), {conv['ours_best'] / torch['nchw_best']:.2f} and "
+              f"{conv['ours_best'] / torch['channels_last_best']:.2f} (best against best)")
     print("(b) 8 residual blocks, held bytes per checkpointing mode: not built yet (needs the Keras layers).")
 
 
