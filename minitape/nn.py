@@ -1,4 +1,4 @@
-"""``tf.nn``: activations, softmax, cross-entropy and dropout.
+"""``tf.nn``: activations, softmax, cross-entropy, dropout; convolution, pooling and normalization.
 
 The cross-entropies are written with other ops, so their gradients (with
 respect to logits *and* labels) come from the op table.
@@ -16,13 +16,13 @@ import numpy as np
 from minitape.core import arrays, backends, random
 from minitape.core.errors import InvalidArgumentError
 from minitape.ops import (  # noqa: F401
-    as_operand, cast, log_softmax, multiply, negative, operands, reduce_sum, relu, sigmoid, softmax,
-    sparse_softmax_cross_entropy, tanh,
+    as_operand, avg_pool2d, batch_normalization, cast, conv2d, log_softmax, max_pool2d, moments, multiply,
+    negative, operands, reduce_sum, relu, sigmoid, softmax, sparse_softmax_cross_entropy, tanh,
 )
 from minitape.core.tensor import Tensor, wrap
 
-__all__ = ["dropout", "log_softmax", "relu", "sigmoid", "softmax", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "tanh"]
+__all__ = ["avg_pool2d", "batch_normalization", "conv2d", "dropout", "log_softmax", "max_pool2d", "moments", "relu",
+           "sigmoid", "softmax", "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "tanh"]
 
 
 def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:

@@ -29,6 +29,17 @@ class InvalidArgumentError(OpError):
     """
 
 
+class UnimplementedError(OpError):
+    """An op was asked for something TensorFlow does not do either, here (TF's ``UnimplementedError``).
+
+    >>> import minitape as tf
+    >>> tf.nn.conv2d(tf.ones((1, 1, 2, 2)), tf.ones((1, 1, 2, 1)), strides=1, padding="SAME", data_format="NCHW")
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.UnimplementedError: conv2d: ... only supports the NHWC tensor format, as TF...s on the CPU. ...
+    """
+
+
 class DeviceNotFoundError(RuntimeError):
     """A device was asked for that this machine does not have (a GPU without CuPy or CUDA).
 

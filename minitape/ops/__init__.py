@@ -11,6 +11,8 @@ Each family is a module, and each module builds only on those before it:
 * :mod:`~minitape.ops.indexing`: slicing, gather, one_hot, concat and stack;
 * :mod:`~minitape.ops.nn`: softmax, log-softmax, fused cross-entropy;
 * :mod:`~minitape.ops.linalg`: matmul and einsum;
+* :mod:`~minitape.ops.windows`, :mod:`~minitape.ops.convolution`, :mod:`~minitape.ops.pooling`: images (NHWC);
+* :mod:`~minitape.ops.normalization`: moments and batch normalization;
 * :mod:`~minitape.ops.operators`: Python's ``+ - * / @ []`` on tensors.
 
 The machinery they share (:class:`Op`, :func:`apply`, :class:`Discarded`) is in
@@ -26,6 +28,7 @@ from minitape.ops.broadcasting import broadcast_to, tile, unbroadcast  # noqa: F
 from minitape.ops.creation import (  # noqa: F401
     eye, fill, linspace, ones, ones_like, range, to_device, zeros, zeros_like,
 )
+from minitape.ops.convolution import conv2d  # noqa: F401
 from minitape.ops.elementwise import (  # noqa: F401
     abs, add, cast, clip_by_value, cos, divide, equal, exp, floordiv, greater, greater_equal, identity, less,
     less_equal, log, log1p, logical_and, logical_not, logical_or, maximum, minimum, mod, multiply, negative,
@@ -34,6 +37,8 @@ from minitape.ops.elementwise import (  # noqa: F401
 from minitape.ops.indexing import concat, gather, getitem, one_hot, stack  # noqa: F401
 from minitape.ops.linalg import einsum, matmul  # noqa: F401
 from minitape.ops.nn import log_softmax, softmax, sparse_softmax_cross_entropy  # noqa: F401
+from minitape.ops.normalization import batch_normalization, moments  # noqa: F401
 from minitape.ops import operators  # noqa: F401  (attaches + - * / @ [] to tensors)
+from minitape.ops.pooling import avg_pool2d, max_pool2d  # noqa: F401
 from minitape.ops.reductions import reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum  # noqa: F401
 from minitape.ops.shapes import expand_dims, reshape, squeeze, transpose  # noqa: F401
