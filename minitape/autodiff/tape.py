@@ -144,7 +144,7 @@ class GradientTape(Jacobians):
         if not self._tracked.isdisjoint(entry.inputs):
             self._entries.append(entry)
             self._tracked.update(entry.outputs)
-            if events.listeners:        # saves building the event's arguments for nobody, at every op
+            if events.listening:        # saves building the event's arguments for nobody, at every op
                 events.emit("op", tape=self, entry=entry)
 
     @property
