@@ -59,19 +59,28 @@ def _format_input(item: Any, summarize: int) -> str:
         return format_array(item.numpy(), summarize)
     if not nest.is_nested(item):
         return pprint.pformat(item)
-    # Structures: pretty-print with placeholders, then put each tensor's text in its place.
-    texts: dict[str, str] = {}
-    leaves = []
-    for leaf in nest.flatten(item):
-        if isinstance(leaf, Tensor | Variable):
-            token = f"__minitape_tensor_{len(texts)}__"
-            texts[repr(token)] = format_array(leaf.numpy(), summarize)
-            leaf = token
-        leaves.append(leaf)
-    formatted = pprint.pformat(nest.pack_sequence_as(item, leaves))
-    for token, text in texts.items():
-        formatted = formatted.replace(token, text)
-    return formatted
+    # Structures, as TF prints them: pretty-print with a placeholder in each tensor's place, one
+    # that occurs nowhere in the rest of the text, then put each tensor's text in its place, in order.
+    leaves = nest.flatten(item)
+    tensors = [leaf for leaf in leaves if isinstance(leaf, Tensor | Variable)]
+    placeholder = _placeholder(pprint.pformat(_with_tensors_as(item, leaves, "")))
+    template = pprint.pformat(_with_tensors_as(item, leaves, placeholder))
+    first, *rest = template.split(repr(placeholder))
+    return first + "".join(format_array(t.numpy(), summarize) + after for t, after in zip(tensors, rest))
+
+
+def _with_tensors_as(item: Any, leaves: list[Any], stand_in: str) -> Any:
+    """``item`` with ``stand_in`` in place of each tensor."""
+    return nest.pack_sequence_as(item, [stand_in if isinstance(leaf, Tensor | Variable) else leaf
+                                        for leaf in leaves])
+
+
+def _placeholder(text: str) -> str:
+    """``{}``, or a longer relative of it, that does not occur in ``text`` (TF adds random digits)."""
+    placeholder = "{}"
+    while placeholder in text:
+        placeholder += "0"
+    return placeholder
 
 
 def format_array(array: np.ndarray, summarize: int = 3) -> str:

@@ -52,7 +52,7 @@ def backprop(entries: Sequence[Entry], seeds: dict[int, Tensor], sources: Iterab
         if out_grads is None:
             continue                                   # nothing flows back through this entry
         in_grads = entry.backward(out_grads, reach)
-        if events.listeners:            # saves building the event's arguments for nobody, at every step
+        if events.listening:            # saves building the event's arguments for nobody, at every step
             events.emit("backward_step", tape=tape, entry=entry, output_grads=out_grads, input_grads=in_grads)
         for i, g in zip(entry.inputs, in_grads):
             if g is not None:

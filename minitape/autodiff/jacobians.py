@@ -17,14 +17,16 @@ array([[3., 0., 0.],
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
 from minitape.core import arrays, nest
 from minitape.core.tensor import Tensor, wrap
+from minitape.autodiff.backward import backprop
 from minitape.autodiff.requests import UnconnectedGradients, as_tensors
-from minitape.ops import reshape, stack, zeros, zeros_like
+from minitape.ops import reshape, stack, zeros_like
 
 
 class Jacobians:
@@ -53,10 +55,12 @@ class Jacobians:
 
     def batch_jacobian(self, target: Any, source: Any,
                        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
-                       parallel_iterations: int | None = None, experimental_use_pfor: bool = True) -> Tensor | None:
+                       parallel_iterations: int | None = None, experimental_use_pfor: bool = True) -> Tensor:
         """Per-example Jacobians: ``target[i]`` against ``source[i]``, stacked over the batch.
 
-        Assumes example ``i`` of the target depends only on example ``i`` of the source.
+        Assumes example ``i`` of the target depends only on example ``i`` of the source.  Both
+        need a batch dimension and at least one more.  As in TF, a target that does not
+        depend on the source gives zeros (``unconnected_gradients`` is accepted, and ignored).
 
         >>> import minitape as tf
         >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
@@ -66,44 +70,64 @@ class Jacobians:
         >>> tape.batch_jacobian(y, x).shape
         TensorShape([2, 2, 2])
         """
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        UnconnectedGradients(unconnected_gradients)             # a bad value is still an error
         (y,) = as_tensors(target, "GradientTape.batch_jacobian: target", single=True)
         (x,) = as_tensors(source, "GradientTape.batch_jacobian: source", single=True)
-        if y.ndim == 0 or x.ndim == 0 or y.shape[0] != x.shape[0]:
+        for what, t in (("target", y), ("source", x)):
+            if t.ndim < 2:
+                raise ValueError(f"GradientTape.batch_jacobian: the {what} has shape {tuple(t.shape)}, but it must have "
+                                 f"rank at least 2: the batch dimension first, then each example's shape. Add an "
+                                 f"axis (tf.expand_dims), or use jacobian.")
+        if y.shape[0] != x.shape[0]:
             raise ValueError(f"batch_jacobian needs target and source with the same first (batch) "
                              f"dimension, got shapes {tuple(y.shape)} and {tuple(x.shape)}.")
-        batch = y.shape[0]
-        seeds = _one_hots(y, y.shape[1:])
-        (row,) = self._rows(y, [x], seeds)
-        if all(g is None for g in row) and unconnected is UnconnectedGradients.NONE:
-            return None
-        columns = [g if g is not None else zeros_like(x) for g in row]
-        stacked = stack(columns, axis=1) if columns else zeros((batch, 0) + tuple(x.shape[1:]), x.dtype)
-        return reshape(stacked, tuple(y.shape) + tuple(x.shape[1:]))
+        (row,) = self._rows(y, [x], _one_hots(y, y.shape[1:]))
+        shape = tuple(y.shape) + tuple(x.shape[1:])
+        if all(g is None for g in row) or math.prod(shape) == 0:
+            # As TF: zeros of the target's dtype, whatever ``unconnected_gradients`` says.
+            return wrap(arrays.full_beside(y._value, shape, 0))
+        return reshape(stack(_filled(row, x), axis=1), shape)
 
-    def _rows(self, y: Tensor, sources: list[Tensor], seeds: list[Any]) -> list[list[Tensor | None]]:
+    def _rows(self, y: Tensor, sources: list[Tensor], seeds: Iterable[Any]) -> list[list[Tensor | None]]:
         """One backward pass per seed; returns, per source, the list of gradients."""
         ids = [s._id for s in sources]
         rows: list[list[Tensor | None]] = [[] for _ in sources]
         with self._computing_gradient(y):
+            followed, reach = self._followed(sources)
             for seed in seeds:
-                grads = self._backprop({y._id: wrap(seed)}, sources)
+                grads = backprop(self._entries, {y._id: wrap(seed)}, followed, self, reach)
                 for row, i in zip(rows, ids):
                     row.append(grads.get(i))
         return rows
 
-def _one_hots(y: Tensor, shape: tuple[int, ...]) -> list[Any]:
-    """One seed per position of ``shape``: 1 there and 0 elsewhere, broadcast to ``y``'s shape, on its device."""
-    eye = np.eye(math.prod(shape), dtype=y.dtype.as_numpy_dtype_)
-    return [arrays.asarray_beside(y._value, np.broadcast_to(row.reshape(shape), y.shape)) for row in eye]
+
+def _one_hots(y: Tensor, shape: tuple[int, ...]) -> Iterator[Any]:
+    """One seed per position of ``shape``: 1 there and 0 elsewhere, broadcast to ``y``'s shape, on its device.
+
+    Seeds are made one at a time, as the backward passes use them: all at once they would
+    be a ``size × size`` identity.  An empty ``shape`` still gives one seed, all zeros: as
+    TF traces its loop body once, that pass tells which sources the target is connected to.
+
+    >>> from minitape.autodiff.jacobians import _one_hots
+    >>> [seed.tolist() for seed in _one_hots(tf.zeros((2, 2)), (2,))]
+    [[[1.0, 0.0], [1.0, 0.0]], [[0.0, 1.0], [0.0, 1.0]]]
+    """
+    size = math.prod(shape)
+    for k in range(max(size, 1)):
+        seed = np.zeros(size, dtype=y.dtype.as_numpy_dtype_)
+        seed[k:k + 1] = 1                   # nothing, for the empty shape's single seed
+        yield arrays.asarray_beside(y._value, np.broadcast_to(seed.reshape(shape), y.shape))
 
 
 def _jacobian_of(row: list[Tensor | None], target_shape: tuple[int, ...], source: Tensor,
                  unconnected: UnconnectedGradients) -> Tensor | None:
     shape = tuple(target_shape) + tuple(source.shape)
     if all(g is None for g in row):
-        return None if unconnected is UnconnectedGradients.NONE else zeros(shape, source.dtype)
-    pieces = [g if g is not None else zeros_like(source) for g in row]
-    return reshape(stack(pieces), shape)
+        return None if unconnected is UnconnectedGradients.NONE else wrap(arrays.full_beside(source._value, shape, 0))
+    if math.prod(target_shape) == 0:
+        return wrap(arrays.full_beside(source._value, shape, 0))   # connected, and empty (TF: zeros, not None)
+    return reshape(stack(_filled(row, source)), shape)
 
 
+def _filled(row: list[Tensor | None], source: Tensor) -> list[Tensor]:
+    return [g if g is not None else zeros_like(source) for g in row]

@@ -144,7 +144,7 @@ class GradientTape(Jacobians):
         if not self._tracked.isdisjoint(entry.inputs):
             self._entries.append(entry)
             self._tracked.update(entry.outputs)
-            if events.listeners:        # saves building the event's arguments for nobody, at every op
+            if events.listening:        # saves building the event's arguments for nobody, at every op
                 events.emit("op", tape=self, entry=entry)
 
     @property
@@ -306,17 +306,20 @@ class GradientTape(Jacobians):
         flat_sources = as_tensors(sources, "GradientTape.gradient: sources")
         seeds = seeds_for(targets, output_gradients)
         with self._computing_gradient(targets[0] if targets else None):
-            grads = self._backprop(seeds, flat_sources)
+            # backprop is called here, not through a helper method: nested recomputations pass
+            # through gradient once per level of nesting, and each frame on the stack counts.
+            followed, reach = self._followed(flat_sources)
+            grads = backprop(self._entries, seeds, followed, self, reach)
         results = [finish(grads.get(s._id), s, unconnected) for s in flat_sources]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
 
-    def _backprop(self, seeds: dict[int, Tensor], sources: list[Tensor]) -> dict[int, Tensor]:
-        """The backward pass over this tape, for the sources it follows."""
+    def _followed(self, sources: list[Tensor]) -> tuple[set[int], set[int] | None]:
+        """The ids of the sources this tape follows, and of everything they reach when that is known without a walk."""
         followed = {s._id for s in sources if s._id in self._tracked}
         # The tape records only what depends on what it watches: when the sources are all it
         # watches, every entry is connected to them, and what they reach is what it tracks.
         reach = set(self._tracked) if self._watched <= followed else None
-        return backprop(self._entries, seeds, followed, self, reach)
+        return followed, reach
 
     @contextlib.contextmanager
     def _computing_gradient(self, target: Tensor | None) -> Iterator[None]:

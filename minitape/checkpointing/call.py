@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -142,3 +144,70 @@ def copy_metadata(wrapper: Callable, f: Callable) -> None:
     if not inspect.isfunction(f) and not hasattr(f, "__name__"):
         wrapper.__name__ = wrapper.__qualname__ = type(f).__name__
     wrapper.__wrapped__ = f
+
+
+def layout(result: Any) -> str:
+    """The nesting of what a function returned, as text, each leaf shown as ``·``.
+
+    A recomputation must return the same layout again: the same containers, the same keys.
+
+    >>> from minitape.checkpointing.call import layout
+    >>> layout((1, {"b": 2, "a": [3]})), layout({"a": 1, "b": 2}) == layout({"b": 2, "a": 1})
+    ("(·, {'a': [·], 'b': ·})", True)
+    """
+    if isinstance(result, dict):
+        inside, brackets = [f"{key!r}: {layout(result[key])}" for key in sorted(result)], "{}"
+    elif isinstance(result, list | tuple):
+        inside, brackets = [layout(item) for item in result], "[]" if isinstance(result, list) else "()"
+    else:
+        return "·"
+    kind = "" if type(result) in (dict, list, tuple) else type(result).__name__     # a namedtuple, say
+    return f"{kind}{brackets[0]}{', '.join(inside)}{brackets[1]}"
+
+
+#: Frames of Python's stack that one level of nested checkpointed calls may take: the
+#: wrapper's own (one on the way forward; ``gradient``, ``backprop`` and the entry's
+#: ``backward`` on the way back) and a few for the user's function.
+FRAMES_PER_LEVEL = 8
+#: The most frames lent at once, on all threads: enough for a nest 2,000 levels deep.  Beyond
+#: it a runaway nest meets Python's RecursionError, before it could overflow the C stack.
+MOST_FRAMES_LENT = 16_000
+_lending = threading.Lock()
+_lent = 0
+
+
+class room_for_one_more_level:
+    """Raise Python's recursion limit by :data:`FRAMES_PER_LEVEL` while the ``with`` block runs.
+
+    Checkpointed functions that call checkpointed functions recurse, and that recursion is
+    the user's (each level's function calls the next); the wrapper, and the backward pass
+    that recomputes each level, add frames of their own.  So that a nest can be deeper than
+    Python's default limit of 1,000 frames allows (a 1,000-level nest takes about 2,000
+    frames forward, 3,000 backward), each level lends the stack room for its frames while
+    it runs, and gives it back when it returns, up to :data:`MOST_FRAMES_LENT`.  Threads lend
+    and give back their own room: the limit is only raised by what the levels running need.
+
+    >>> import sys
+    >>> from minitape.checkpointing.call import FRAMES_PER_LEVEL, room_for_one_more_level
+    >>> before = sys.getrecursionlimit()
+    >>> with room_for_one_more_level():
+    ...     sys.getrecursionlimit() - before == FRAMES_PER_LEVEL
+    True
+    >>> sys.getrecursionlimit() == before
+    True
+    """
+
+    # A class, not a @contextmanager generator: it is entered twice per level and recomputation
+    # makes a nest of depth n enter it about n²/2 times.
+    def __enter__(self) -> None:
+        global _lent
+        with _lending:
+            self.frames = FRAMES_PER_LEVEL if _lent + FRAMES_PER_LEVEL <= MOST_FRAMES_LENT else 0
+            _lent += self.frames
+            sys.setrecursionlimit(sys.getrecursionlimit() + self.frames)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        global _lent
+        with _lending:
+            _lent -= self.frames
+            sys.setrecursionlimit(sys.getrecursionlimit() - self.frames)

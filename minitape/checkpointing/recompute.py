@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, events, nest, random
-from minitape.core.state import record, stop_recording, watch_variable_reads
+from minitape.core.state import record, state, stop_recording, watch_variable_reads
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
-from minitape.checkpointing.call import (CallEntry, accepts_keyword, copy_metadata, name_of, output_tensors,
-                                         trainable_read)
+from minitape.checkpointing.call import (CallEntry, accepts_keyword, copy_metadata, layout, name_of, output_tensors,
+                                         room_for_one_more_level, trainable_read)
 from minitape.ops import identity
 
 
@@ -73,20 +73,24 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
                         f"got {type(f).__name__} {f!r}.")
     takes_flag = accepts_keyword(f, "is_recomputing")
 
-    def run(args: tuple, kwargs: dict, recomputing: bool) -> Any:
-        if takes_flag:
-            kwargs = {**kwargs, "is_recomputing": recomputing}
-        return f(*args, **kwargs)
+    def flagged(kwargs: dict, recomputing: bool) -> dict:
+        return {**kwargs, "is_recomputing": recomputing} if takes_flag else kwargs
 
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
         events.emit("checkpoint_enter", function=name_of(f))
-        with stop_recording(), watch_variable_reads() as read, random.replay(random.Source()) as source:
-            result = run(args, kwargs, recomputing=False)
+        with stop_recording(), watch_variable_reads() as read, random.replay(random.Source()) as source, \
+                room_for_one_more_level():
+            result = f(*args, **flagged(kwargs, False))       # called from here: one frame per level of nesting
         outputs = [wrap(t._value) for t in output_tensors(result, f)]     # new ids: the entry's outputs
-        # Every trainable variable read counts, passed ones too: f may also read one it was passed.
-        entry = RecomputeEntry(f, run, args, kwargs, trainable_read(read), outputs, source.seed, check_values)
-        entry.announce_reads()
-        record(entry)
+        entry = None
+        # No tape records a call made inside another checkpoint's forward pass (the tapes are paused
+        # there), and a nest of depth n makes about n²/2 such calls while it recomputes: make no entry.
+        if state.tapes:
+            # Every trainable variable read counts, passed ones too: f may also read one it was passed.
+            entry = RecomputeEntry(f, flagged, args, kwargs, trainable_read(read), outputs, layout(result),
+                                   source.seed, check_values)
+            entry.announce_reads()
+            record(entry)
         events.emit("checkpoint_leave", function=name_of(f), entry=entry)
         return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
 
@@ -107,11 +111,12 @@ class RecomputeEntry(CallEntry):
     (1, 0)
     """
 
-    def __init__(self, f: Callable, run: Callable, args: tuple, kwargs: dict, variables: list[Variable],
-                 outputs: list[Tensor], seed: int | None, check_values: bool) -> None:
+    def __init__(self, f: Callable, flagged: Callable, args: tuple, kwargs: dict, variables: list[Variable],
+                 outputs: list[Tensor], result_layout: str, seed: int | None, check_values: bool) -> None:
         arg_tensors = [t for t in nest.flatten([args, kwargs]) if isinstance(t, Tensor | Variable)]
         super().__init__(arg_tensors, variables, outputs)
-        self.function, self._run, self.args, self.kwargs = f, run, args, kwargs
+        self.function, self._flagged, self.args, self.kwargs = f, flagged, args, kwargs
+        self.layout = result_layout
         self.seed = seed
         self.forward_values = [t._value for t in outputs] if check_values else None
         self.label = f"recompute_grad({getattr(f, '__name__', None) or name_of(f)})"
@@ -132,21 +137,26 @@ class RecomputeEntry(CallEntry):
         leaves = [next(copies) if isinstance(leaf, Tensor | Variable) else leaf
                   for leaf in nest.flatten([self.args, self.kwargs])]
         args, kwargs = nest.pack_sequence_as([self.args, self.kwargs], leaves)
-        with GradientTape() as local:
-            local.watch([t for t in fresh if t.dtype.is_floating])
-            local.watch(self.variables)
-            with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
-                result = self._run(args, kwargs, recomputing=True)
-        events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
-        outputs = output_tensors(result, self.function)
-        self._check(outputs)
-        sources = fresh + list(self.variables)
-        grads = local.gradient(outputs, sources, output_gradients=upstream,
-                               unconnected_gradients=UnconnectedGradients.ZERO)
+        with room_for_one_more_level():
+            with GradientTape() as local:
+                local.watch([t for t in fresh if t.dtype.is_floating])
+                local.watch(self.variables)
+                with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
+                    result = self.function(*args, **self._flagged(kwargs, True))
+            events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
+            outputs = output_tensors(result, self.function)
+            self._check(result, outputs)
+            grads = local.gradient(outputs, fresh + list(self.variables), output_gradients=upstream,
+                                   unconnected_gradients=UnconnectedGradients.ZERO)
         return [g if i in needed else None for g, i in zip(grads, self.inputs)]
 
-    def _check(self, outputs: list[Tensor]) -> None:
+    def _check(self, result: Any, outputs: list[Tensor]) -> None:
         name = name_of(self.function)
+        if layout(result) != self.layout:
+            raise RecomputeMismatchError(
+                f"recompute_grad: recomputing {name} returned {layout(result)}, but the forward pass returned "
+                f"{self.layout} (· is a tensor). A recomputed function must return the same structure twice: "
+                f"don't change state between the passes.")
         if _structure(outputs) != _structure(self._output_specs):
             raise RecomputeMismatchError(
                 f"recompute_grad: recomputing {name} gave outputs {_describe(_structure(outputs))}, but the forward "

@@ -2,9 +2,14 @@
 
 Every recorded op, checkpoint boundary, backward step, recomputation and
 ``print`` is announced as an :class:`Event`.  Nothing is built unless someone
-subscribed: :func:`emit` returns at once while :data:`listeners` is empty.
+subscribed: :func:`emit` returns at once while :data:`listening` is zero.
 Pictures and the player (:mod:`minitape.viz`) are listeners; so is
 :func:`timeline`, which collects events to replay later.
+
+Listeners belong to a thread, as tapes do: a listener hears what happens on the
+thread that subscribed it (its ops, its tapes' gradients, its prints), never
+another thread's work, so a timeline opened on one thread is not interleaved with
+whatever other threads are computing.
 
 >>> import minitape as tf
 >>> with tf.events.timeline() as events:
@@ -19,9 +24,9 @@ Pictures and the player (:mod:`minitape.viz`) are listeners; so is
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from minitape.core.state import innermost_tape
 
@@ -31,7 +36,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "watch": ("tape", "tensor"),                        # a tape starts following a tensor or variable
     "op": ("tape", "entry"),                            # an entry was recorded on a tape
     "checkpoint_enter": ("function",),                  # a checkpointed call starts, tapes paused
-    "checkpoint_leave": ("function", "entry"),          # ...and is recorded as one entry
+    "checkpoint_leave": ("function", "entry"),          # ...and is recorded as one entry (None: no tape records)
     "gradient_start": ("tape",),                        # tape.gradient begins its backward pass
     "backward_step": ("tape", "entry", "output_grads", "input_grads"),  # one entry's VJP ran
     "recompute_start": ("function", "entry"),           # a checkpoint's function runs again...
@@ -42,8 +47,7 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One thing that happened: its ``kind`` (one of :data:`KINDS`) and the details in ``data``.
 
     >>> from minitape.core.events import Event
@@ -52,17 +56,30 @@ class Event:
     """
 
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
 
 
 Listener = Callable[[Event], None]
+_FIELDS = {kind: frozenset(fields) for kind, fields in KINDS.items()}
 
-#: The subscribed listeners, filled and emptied in place.
-listeners: list[Listener] = []
+
+class _Subscribed(threading.local):
+    """Each thread's own listeners."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Listener] = []
+
+
+_subscribed = _Subscribed()
+_counting = threading.Lock()
+
+#: How many listeners are subscribed, on all threads together.  While it is zero no
+#: event is built anywhere: the one check the recording path pays for events.
+listening = 0
 
 
 def subscribe(listener: Listener) -> Listener:
-    """Call ``listener(event)`` for every event from now on; returns it.
+    """Call ``listener(event)`` for every event of this thread from now on; returns it.
 
     >>> import minitape as tf
     >>> heard = tf.events.subscribe(lambda event: print(event.kind))
@@ -71,12 +88,15 @@ def subscribe(listener: Listener) -> Listener:
     hello
     >>> tf.events.unsubscribe(heard)
     """
-    listeners.append(listener)
+    global listening
+    _subscribed.listeners.append(listener)
+    with _counting:
+        listening += 1
     return listener
 
 
 def unsubscribe(listener: Listener) -> None:
-    """Stop calling ``listener`` (see :func:`subscribe`).
+    """Stop calling ``listener`` (see :func:`subscribe`; on the thread that subscribed it).
 
     >>> import minitape as tf
     >>> heard = tf.events.subscribe(lambda event: print("heard", event.kind))
@@ -84,11 +104,14 @@ def unsubscribe(listener: Listener) -> None:
     >>> tf.print("quiet")
     quiet
     """
-    listeners.remove(listener)
+    global listening
+    _subscribed.listeners.remove(listener)
+    with _counting:
+        listening -= 1
 
 
 def emit(kind: str, **data: Any) -> None:
-    """Announce an event of ``kind`` to every listener; free while nobody listens.
+    """Announce an event of ``kind`` to this thread's listeners; free while nobody listens.
 
     >>> import minitape as tf
     >>> with tf.events.timeline() as events:
@@ -96,12 +119,16 @@ def emit(kind: str, **data: Any) -> None:
     >>> events[0]
     Event(kind='print', data={'text': 'by hand\\n', 'memory': None})
     """
-    if not listeners:
+    if not listening:
         return
-    if set(data) != set(KINDS[kind]):
+    listeners = _subscribed.listeners
+    if not listeners:
+        return                         # someone listens, on another thread
+    if data.keys() != _FIELDS[kind]:
         raise TypeError(f"events.emit: a {kind!r} event carries {KINDS[kind]}, got {tuple(data)}.")
     tape = data.get("tape") or innermost_tape()
-    event = Event(kind, {**data, "memory": tape.memory_info() if tape is not None else None})
+    data["memory"] = tape.memory_info() if tape is not None else None
+    event = Event(kind, data)
     for listener in tuple(listeners):
         listener(event)
 

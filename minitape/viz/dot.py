@@ -25,12 +25,16 @@ digraph tape {
 """
 from __future__ import annotations
 
+import math
+import numbers
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from minitape.printing import format_array
+from minitape.viz.render import visible
 
 USER, SAVED, DISCARDED = "#fff3b0", "#cfe8ff", "dashed"
 OP, RECOMPUTED, CURRENT = "#eeeeee", "#ffd8a8", "#d62728"
@@ -39,16 +43,34 @@ SMALL = 6          # values with at most this many entries are written on their 
 
 @dataclass
 class ValueNode:
-    """A value the picture shows: what it is, and what is known about it now."""
+    """A value the picture shows: what it is, and what is known about it now.
+
+    ``spec`` is what the tape knows of the value: the tensor itself, or a record of its
+    shape and dtype.  Shape, dtype and numbers are read from it only when the node is
+    drawn, so a picture of a long tape does no work for the values it folds away.
+    """
 
     name: str
-    shape: tuple[int, ...] | None = None
-    dtype: str | None = None
-    value: np.ndarray | None = None
+    spec: Any = None
     grad: np.ndarray | None = None
     users: bool = False         # the user's value (an input or a variable), not computed on the tape
     saved: bool = False         # kept by the tape for the backward pass
     cluster: int | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        return None if self.spec is None else tuple(self.spec.shape)
+
+    @property
+    def dtype(self) -> str | None:
+        return None if self.spec is None else self.spec.dtype.name
+
+    @property
+    def value(self) -> np.ndarray | None:
+        """The numbers, when the tape keeps the value and they are few enough to write on the node."""
+        if not hasattr(self.spec, "numpy") or math.prod(self.spec.shape) > SMALL:
+            return None
+        return self.spec.numpy()
 
 
 @dataclass
@@ -67,6 +89,7 @@ class OpNode:
 def to_dot(values: dict[int, ValueNode], ops: dict[int, OpNode], current: int | None = None,
        max_nodes: int = 200, legend: bool = True) -> str:
     """Graphviz DOT text; long runs of ops beyond ``max_nodes`` are folded into one node."""
+    at_least("to_dot", "max_nodes", max_nodes, 2)
     shown, folded = _fold(list(ops), max_nodes)
     lines = ['digraph tape {',
              '  graph [rankdir=TB, fontname="Helvetica", fontsize=10, nodesep=0.3, ranksep=0.3];',
@@ -111,8 +134,9 @@ def value_style(node: ValueNode) -> str:
     lines = [node.name]
     if node.dtype is not None:
         lines.append(f"{node.dtype}[{','.join(str(n) for n in node.shape)}]")
-    if node.value is not None and node.value.size <= SMALL:
-        lines.append(format_array(node.value))
+    value = node.value
+    if value is not None:
+        lines.append(format_array(value))
     if node.grad is not None and node.grad.size <= SMALL:
         lines.append("grad " + format_array(node.grad))
     elif node.grad is not None:
@@ -161,6 +185,20 @@ class _Ids:
         return self._ops.setdefault(key, f"o{len(self._ops)}")
 
 
+def at_least(owner: str, name: str, value: Any, least: int) -> None:
+    """Raise unless ``value`` is an int of at least ``least`` (a count of frames or nodes).
+
+    >>> from minitape.viz.dot import at_least
+    >>> at_least("Player", "max_frames", 0, 1)
+    Traceback (most recent call last):
+    ValueError: Player: max_frames must be at least 1, got 0.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{owner}: {name} must be an int, got {type(value).__name__} {value!r}.")
+    if value < least:
+        raise ValueError(f"{owner}: {name} must be at least {least}, got {value}.")
+
+
 def _fold(keys: list[int], max_nodes: int) -> tuple[list[int], list[int]]:
     """Keep the first and last ``max_nodes // 2`` ops; fold the run between them."""
     if len(keys) <= max_nodes:
@@ -183,5 +221,14 @@ def _fold_edges(shown: list[int], folded: list[int], ids: _Ids) -> list[str]:
 
 
 def quote(text: str) -> str:
-    """Text inside a quoted DOT string: escaped so that no label can break out of its quotes."""
+    """Text inside a quoted DOT string: escaped so that no label can break out of its quotes.
+
+    Characters that Graphviz or SVG (XML) cannot carry, such as NUL, other control
+    characters and lone surrogates, are written as their Python escapes.
+
+    >>> from minitape.viz.dot import quote
+    >>> print(quote('say "hi"\\n' + chr(0) + chr(0xD800)))
+    say \\"hi\\"\\n\\\\x00\\\\ud800
+    """
+    text = visible(text)
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

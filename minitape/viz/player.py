@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minitape.core.events import Timeline
+from minitape.viz.dot import at_least
 from minitape.viz.render import escape_html, to_svg
 from minitape.viz.scene import Scene, name_map
 
@@ -82,6 +83,8 @@ class Player:
 
     def __init__(self, timeline: Timeline, names: dict[str, Any] | None = None, max_frames: int = 120,
                  max_nodes: int = 200) -> None:
+        at_least("Player", "max_frames", max_frames, 1)
+        at_least("Player", "max_nodes", max_nodes, 2)
         self.frames = self._draw(timeline, names if names is not None else timeline.names, max_frames, max_nodes)
         self.peak = max((f.memory["peak"] for f in self.frames), default=0)
         self.dom_id = f"minitape-player-{next(_player_ids)}"
@@ -92,13 +95,17 @@ class Player:
         keep = set(_sample(len(timeline), max_frames))
         frames: list[Frame] = []
         pictures: dict[str, str] = {}               # the same picture is laid out once
+
+        def draw() -> Frame:
+            dot = scene.to_dot(max_nodes)
+            svg = pictures.get(dot) or pictures.setdefault(dot, to_svg(dot))
+            return Frame(len(frames), svg, scene.said, scene.trace, dict(scene.memory))
+
         for index, event in enumerate(timeline):
             scene.apply(event)
             if index in keep:
-                dot = scene.to_dot(max_nodes)
-                svg = pictures.get(dot) or pictures.setdefault(dot, to_svg(dot))
-                frames.append(Frame(len(frames), svg, scene.said, scene.trace, dict(scene.memory)))
-        return frames
+                frames.append(draw())
+        return frames or [draw()]                   # nothing happened: one frame, the empty picture
 
     # -- the self-contained page ---------------------------------------------
     def to_html(self) -> str:

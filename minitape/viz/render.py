@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import html
 import os
+import re
 import sys
 from collections.abc import Iterator
 
@@ -57,5 +58,25 @@ def _first_layout_quietly() -> Iterator[None]:
 
 
 def escape_html(text: str) -> str:
-    """Text for an HTML page, shown as text whatever it contains."""
-    return html.escape(text, quote=True)
+    """Text for an HTML page, shown as text whatever it contains.
+
+    >>> from minitape.viz.render import escape_html
+    >>> escape_html('<b>"x"</b>' + chr(0))
+    '&lt;b&gt;&quot;x&quot;&lt;/b&gt;\\\\x00'
+    """
+    return html.escape(visible(text), quote=True)
+
+
+# What XML (so SVG) and Graphviz cannot carry: control characters other than tab and newline,
+# lone surrogates (no UTF-8 encodes them), and the two non-characters U+FFFE and U+FFFF.
+_UNCARRIED = re.compile(r"[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a page or Graphviz cannot carry written as its Python escape.
+
+    >>> from minitape.viz.render import visible
+    >>> visible("tab\\tand" + chr(0) + chr(0xDC80) + "é")
+    'tab\\tand\\\\x00\\\\udc80é'
+    """
+    return _UNCARRIED.sub(lambda match: ascii(match.group())[1:-1], text)

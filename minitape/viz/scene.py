@@ -40,17 +40,18 @@ digraph tape {
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from minitape.core import arrays
 from minitape.core.events import Event
-from minitape.core.tensor import Tensor, Variable
+from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.viz.dot import OpNode, ValueNode, to_dot, value_style
 from minitape.viz.render import to_svg
 
 
-@dataclass
+@dataclass(repr=False)
 class Scene:
     """What a picture shows at one moment; :meth:`apply` moves it on by one event.
 
@@ -92,8 +93,9 @@ class Scene:
         """
         scene = cls(names=name_map(names))
         scene.main_tape = tape
+        memory = tape.memory_info()             # recording is over: one count holds for every entry
         for entry in tape.entries():
-            scene.apply(Event("op", {"tape": tape, "entry": entry, "memory": tape.memory_info()}))
+            scene.apply(Event("op", {"tape": tape, "entry": entry, "memory": memory}))
         return scene
 
     def apply(self, event: Event) -> None:
@@ -131,7 +133,8 @@ class Scene:
         node = OpNode(entry.label, list(entry.inputs), list(entry.outputs), cluster=inside,
                       checkpoint=entry.is_call, recomputed=inside is not None)
         self.ops[id(entry)] = node
-        kept = {id(t) for _, t in entry.kept()}
+        held = entry.kept()
+        kept = {id(t) for _, t in held}
         for i, spec in zip(entry.inputs, entry.input_specs()):
             value = self._value(i, spec, inside)
             value.saved = value.saved or id(spec) in kept
@@ -139,7 +142,7 @@ class Scene:
             value = self._value(i, spec, inside)
             value.saved = value.saved or id(spec) in kept
         verb = "recomputed" if inside is not None else "recorded"
-        self.said = f"{verb} {node.name}" + (f", keeping {_describe_kept(entry)}" if kept else ", keeping nothing")
+        self.said = f"{verb} {node.name}" + (f", keeping {_describe_kept(held)}" if kept else ", keeping nothing")
 
     def _on_checkpoint_enter(self, function: str, memory: Any = None) -> None:
         self.said = f"calling {function} with the tape paused: nothing inside is recorded"
@@ -194,10 +197,10 @@ class Scene:
             node = self.values[key] = ValueNode(self.names.get(key, f"#{len(self.values)}"), cluster=cluster)
             first = self.main_tape.first_id if self.main_tape is not None else 0
             node.users = isinstance(spec, Variable) or key < first     # older than the tape: the user's
-        if spec is not None and hasattr(spec, "shape"):
-            node.shape, node.dtype = tuple(spec.shape), spec.dtype.name
-        if isinstance(spec, Tensor | Variable) and node.value is None:
-            node.value = spec.numpy()
+        if isinstance(spec, Variable):
+            spec = wrap(spec._value, spec._id)      # its value now: assigning replaces a variable's array
+        if node.spec is None or (isinstance(spec, Tensor) and not isinstance(node.spec, Tensor)):
+            node.spec = spec        # the best known: the value, else a record of its shape and dtype
         return node
 
     # -- drawing --------------------------------------------------------------
@@ -230,9 +233,12 @@ class Scene:
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
+    def __repr__(self) -> str:
+        # Short: Jupyter shows this text beside the picture, and a long tape has many nodes.
+        return f"<Scene: {len(self.ops):,} ops, {len(self.values):,} values; {self.said}>"
 
-def _describe_kept(entry: Any) -> str:
-    kept = entry.kept()
+
+def _describe_kept(kept: list[tuple[int | str, Tensor]]) -> str:
     size = sum(arrays.nbytes(t._value) for _, t in kept)
     roles = ", ".join(f"input {r}" if isinstance(r, int) else str(r) for r, _ in kept)
     return f"{roles} ({size:,} bytes)"
@@ -263,5 +269,14 @@ def name_map(names: dict[str, Any] | None) -> dict[int, str]:
     >>> tf.viz.name_map({"x": x, "_x": x, "n": 3}) == {x._id: "x"}
     True
     """
-    return {value._id: name for name, value in (names or {}).items()
+    if names is None:
+        return {}
+    if not isinstance(names, Mapping):
+        raise TypeError(f"names (a picture's labels) must be a dict from names to tensors, such as locals(); "
+                        f"got {type(names).__name__}.")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"names (a picture's labels) must map str names to tensors, as locals() does; "
+                            f"got the key {name!r} ({type(name).__name__}). Use str keys: names={{'x': x}}.")
+    return {value._id: name for name, value in names.items()
             if isinstance(value, Tensor | Variable) and not name.startswith("_")}
