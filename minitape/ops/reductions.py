@@ -23,10 +23,11 @@ from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_axes, as_operand, count
+from minitape.ops.arguments import NUMBERS, as_axes, as_operand, count
 from minitape.ops.broadcasting import REDUCE_SUM, spread
 from minitape.ops.creation import eye, ones_like
-from minitape.ops.elementwise import cast, equal, public, where
+from minitape.ops.comparisons import equal
+from minitape.ops.elementwise import cast, public, where
 from minitape.ops.shapes import inverse_permutation, reshape, transpose
 
 
@@ -40,7 +41,8 @@ def reduction(op: Op, doc: str) -> Callable:
     empty_is_error = op.name in ("reduce_max", "reduce_min")
 
     def function(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
-        x = as_operand(input_tensor)
+        x = as_operand(input_tensor, op.name)
+        NUMBERS.check(op.name, x)                   # TF has no kernel that sums or orders booleans
         axes = tuple(builtins.range(x.ndim)) if axis is None else tuple(sorted(set(as_axes(axis, x.ndim, op.name))))
         if empty_is_error and 0 in [x.shape[a] for a in axes]:
             raise InvalidArgumentError(f"{op.name}: cannot reduce an empty axis of shape {tuple(x.shape)}.")
