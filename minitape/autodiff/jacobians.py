@@ -69,7 +69,11 @@ class Jacobians:
         unconnected = UnconnectedGradients(unconnected_gradients)
         (y,) = as_tensors(target, "GradientTape.batch_jacobian: target", single=True)
         (x,) = as_tensors(source, "GradientTape.batch_jacobian: source", single=True)
-        if y.ndim == 0 or x.ndim == 0 or y.shape[0] != x.shape[0]:
+        for what, t in (("target", y), ("source", x)):
+            if t.ndim < 2:
+                raise ValueError(f"batch_jacobian: {what} must have rank at least 2 (a batch of examples, each with "
+                                 f"an axis of values), got shape {tuple(t.shape)}; use tape.jacobian instead.")
+        if y.shape[0] != x.shape[0]:
             raise ValueError(f"batch_jacobian needs target and source with the same first (batch) "
                              f"dimension, got shapes {tuple(y.shape)} and {tuple(x.shape)}.")
         batch = y.shape[0]
