@@ -15,6 +15,7 @@ import numpy as np
 
 from minitape.core import arrays, backends, random
 from minitape.core.errors import InvalidArgumentError
+from minitape.ops.arguments import as_shape, needs_floating, plain
 from minitape.ops import (  # noqa: F401
     as_operand, avg_pool2d, batch_normalization, cast, conv2d, log_softmax, max_pool2d, moments, multiply,
     negative, operands, reduce_sum, relu, sigmoid, softmax, sparse_softmax_cross_entropy, tanh,
@@ -48,10 +49,16 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     >>> tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1], logits=[[1.0, 2.0]]).numpy()
     array([0.31326166], dtype=float32)
     """
-    logits = as_operand(logits)
-    classes = np.asarray(labels)                   # checked on the host (a tensor's value comes to it)
+    op = "sparse_softmax_cross_entropy_with_logits"
+    logits = as_operand(logits, op)
+    needs_floating(op, logits)
+    # Checked on the host (a tensor's value comes to it); TF's kernel refuses float labels.
+    classes = arrays.integers(plain(labels), f"{op}: labels", InvalidArgumentError)
+    if logits.ndim == 0 or classes.ndim != logits.ndim - 1:
+        raise ValueError(f"{op}: labels must have rank logits.rank - 1 (one class per example), got labels "
+                         f"of shape {classes.shape} and logits of shape {tuple(logits.shape)}.")
     n = logits.shape[-1]
-    if classes.dtype.kind not in "iu" or tuple(classes.shape) != tuple(logits.shape[:-1]):
+    if tuple(classes.shape) != tuple(logits.shape[:-1]):
         raise InvalidArgumentError(f"sparse_softmax_cross_entropy_with_logits: labels must be integers of shape "
                                    f"{tuple(logits.shape[:-1])}, got {classes.dtype} of shape {classes.shape}.")
     if classes.size and (classes.min() < 0 or classes.max() >= n):
@@ -70,10 +77,15 @@ def dropout(x: Any, rate: float, noise_shape: Any = None, seed: int | None = Non
     >>> sorted(set(y.numpy().tolist()))
     [0.0, 2.0]
     """
-    x = as_operand(x)
-    if not 0 <= float(rate) < 1:
-        raise ValueError(f"dropout: rate must be in [0, 1), got {rate}.")
-    shape = tuple(x.shape) if noise_shape is None else tuple(int(n) for n in noise_shape)
+    x = as_operand(x, "dropout")
+    if not x.dtype.is_floating:
+        raise ValueError(f"dropout: x must be a floating-point tensor, as it is scaled; got {x.dtype.name}. "
+                         f"Use tf.cast(x, tf.float32) first.")
+    fraction = plain(rate)
+    if not isinstance(fraction, float | int | np.number) or not 0 <= fraction < 1:
+        raise ValueError(f"dropout: rate must be a number in [0, 1), got {rate!r}.")
+    shape = tuple(x.shape) if noise_shape is None else as_shape(noise_shape, "dropout", "noise_shape",
+                                                                InvalidArgumentError)
     keep = random.uniform_array(shape, dtype=x.dtype, seed=seed) >= rate
     scale = (keep / (1 - rate)).astype(x.dtype.as_numpy_dtype_)
     return x * wrap(arrays.asarray_beside(x._value, scale))       # the mask lives where x does

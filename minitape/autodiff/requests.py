@@ -13,8 +13,8 @@ from typing import Any
 
 from minitape.core import arrays, nest
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.tensor import Tensor, Variable, wrap
-from minitape.ops import cast, zeros_like
+from minitape.core.tensor import Tensor, Variable, convert_to_tensor, wrap
+from minitape.ops import zeros_like
 
 
 class UnconnectedGradients(enum.Enum):
@@ -31,6 +31,11 @@ class UnconnectedGradients(enum.Enum):
 
     NONE = "none"
     ZERO = "zero"
+
+    @classmethod
+    def _missing_(cls, value: Any) -> "UnconnectedGradients":
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r} is not a valid UnconnectedGradients; "
+                         f"use tf.UnconnectedGradients.NONE or tf.UnconnectedGradients.ZERO ('none' or 'zero').")
 
 
 # --------------------------------------------------------------------------- GradientTape
@@ -65,7 +70,11 @@ def seeds_for(targets: list[Tensor], output_gradients: Any) -> dict[int, Tensor]
         if seed is None:
             seed = wrap(arrays.full_beside(target._value, target._value.shape, 1))
         else:
-            seed = cast(seed, target.dtype)
+            seed = convert_to_tensor(seed)
+            if seed.dtype is not target.dtype:          # TF never converts an upstream gradient
+                raise InvalidArgumentError(
+                    f"GradientTape.gradient: output_gradients has dtype {seed.dtype.name} but its target has dtype "
+                    f"{target.dtype.name}; minitape never converts silently. Use tf.cast(g, tf.{target.dtype.name}).")
             if tuple(seed.shape) != tuple(target.shape):
                 raise InvalidArgumentError(
                     f"GradientTape.gradient: output_gradients has shape {tuple(seed.shape)} but its target "

@@ -187,7 +187,7 @@ class GradientTape(Jacobians):
         """
         for item in nest.flatten(tensor):
             if not isinstance(item, Tensor | Variable):
-                raise ValueError(f"Passed in object {item} of type {type(item).__name__!r}, not "
+                raise ValueError(f"GradientTape.watch: Passed in object {item} of type {type(item).__name__!r}, not "
                                  f"minitape.Tensor or minitape.Variable. Convert it with tf.constant(...) first.")
             if not item.dtype.is_floating:
                 logger.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",

@@ -27,7 +27,7 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.state import record, watch_variable_reads
 from minitape.core.tensor import Tensor, Variable, convert_to_tensor, wrap
-from minitape.checkpointing.call import CallEntry, accepts_keyword, output_tensors, trainable_read
+from minitape.checkpointing.call import CallEntry, accepts_keyword, name_of, output_tensors, trainable_read
 
 
 def custom_gradient(f: Callable) -> Callable:
@@ -53,7 +53,7 @@ def custom_gradient(f: Callable) -> Callable:
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
         with watch_variable_reads() as read:
-            result, grad_fn = f(*args, **kwargs)
+            result, grad_fn = _value_and_grad(f(*args, **kwargs), f)
         inputs = [convert_to_tensor(a) for a in nest.flatten(args)]
         variables = trainable_read(read, [args, kwargs])
         if variables and not accepts_keyword(grad_fn, "variables", or_any_keyword=True):
@@ -64,6 +64,20 @@ def custom_gradient(f: Callable) -> Callable:
         return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
 
     return decorated
+
+
+def _value_and_grad(returned: Any, f: Callable) -> tuple[Any, Callable]:
+    """``(y, grad_fn)`` as ``f`` returned them; anything else is TF's TypeError (or ValueError, for a wrong count)."""
+    if not isinstance(returned, tuple | list):
+        raise TypeError(f"@tf.custom_gradient: {name_of(f)} must return a pair (y, grad_fn), got "
+                        f"{type(returned).__name__}; return the value and its gradient function.")
+    if len(returned) != 2:
+        raise ValueError(f"@tf.custom_gradient: {name_of(f)} must return a pair (y, grad_fn), got {len(returned)} "
+                         f"values; return the value and its gradient function.")
+    if not callable(returned[1]):
+        raise TypeError(f"@tf.custom_gradient: the grad_fn that {name_of(f)} returns must be callable, got "
+                        f"{type(returned[1]).__name__}.")
+    return returned[0], returned[1]
 
 
 class CustomEntry(CallEntry):

@@ -16,6 +16,8 @@ import functools
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 def revolve_recomputations(n: int, snapshots: int) -> int:
     """Griewank–Walther's minimum: ``t·n − C(c+t, c+1)``, ``t`` least with ``C(c+t, c) ≥ n``.
@@ -97,6 +99,9 @@ def chain_schedule(n: int, snapshots: int) -> Schedule:
 
 
 def _check_chain(n: int, snapshots: int) -> None:
+    for name, value in (("n", n), ("snapshots", snapshots)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise TypeError(f"{name} must be an integer, got {value!r}; a schedule counts whole steps and states.")
     if n < 1:
         raise ValueError(f"a chain needs at least one step, got n={n}.")
     if snapshots < 1:

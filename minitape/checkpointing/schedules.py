@@ -33,6 +33,7 @@ from minitape.checkpointing.call import CallEntry, trainable_read
 from minitape.checkpointing.recompute import recompute_grad
 from minitape.checkpointing.revolve import Schedule, chain_schedule, revolve_recomputations  # noqa: F401
 from minitape.ops import as_operand, identity, zeros_like
+from minitape.ops.arguments import as_int
 
 
 # --------------------------------------------------------------------------- checkpoint_sequential
@@ -56,6 +57,7 @@ def checkpoint_sequential(functions: Sequence[Callable] | Any, segments: int, in
     functions = list(getattr(functions, "layers", functions))
     if not functions:
         raise ValueError("checkpoint_sequential needs at least one function.")
+    segments = as_int(segments, "checkpoint_sequential", "segments")
     if not 1 <= int(segments) <= len(functions):
         raise ValueError(f"checkpoint_sequential: segments must be between 1 and {len(functions)} "
                          f"(the number of functions), got {segments}.")

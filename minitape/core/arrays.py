@@ -90,6 +90,79 @@ def nbytes(array: Any) -> int:
         return math.prod(array.shape) * dtypes.of_array(array).size
 
 
+def integers(value: Any, what: str, error: type[Exception] = TypeError) -> np.ndarray:
+    """``value`` (ints, nested lists of ints, an integer array) as a NumPy array of int64, on the host.
+
+    Floats are refused, never truncated: TensorFlow refuses them too, with a ``TypeError``
+    where it converts the value to int32 itself and an ``InvalidArgumentError`` where its
+    kernel meets a float tensor (``error`` says which).  Booleans are ints where TF converts
+    (``tf.zeros((True,))``), but a kernel refuses them too.  ``None``, strings and ragged lists
+    are a ``ValueError``, as converting them to a tensor is.
+
+    >>> from minitape.core import arrays
+    >>> arrays.integers([2, 3], "zeros: shape")
+    array([2, 3])
+    >>> arrays.integers((2.5,), "zeros: shape")
+    Traceback (most recent call last):
+    ...
+    TypeError: zeros: shape must hold integers, got (2.5,); pass Python ints or an int32/int64 tensor (round or tf.cast a float first).
+    """
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):      # ragged lists
+        array = np.asarray(None)
+    if array.size == 0 and array.dtype.kind == "f":
+        array = array.astype(np.int64)   # () and [] hold no float: NumPy just calls them float64
+    if array.dtype.kind == "f" or (array.dtype.kind == "b" and error is InvalidArgumentError):
+        raise error(f"{what} must hold integers, got {value!r}; pass Python ints or an int32/int64 tensor "
+                    f"(round or tf.cast a float first).")
+    if array.dtype.kind not in "iub":
+        raise ValueError(f"{what} must hold integers, got {value!r} of type {type(value).__name__}; pass Python "
+                         f"ints or an int32/int64 tensor.")
+    return array.astype(np.int64)
+
+
+def dimensions(value: Any, what: str, error: type[Exception] = TypeError, unknown: bool = False) -> tuple[int, ...]:
+    """A shape (an int, a list of ints or an integer vector) as a tuple of Python ints, each at least 0.
+
+    With ``unknown``, one size may be -1, to be worked out (``reshape``).  Non-integers are
+    refused as :func:`integers` refuses them.
+
+    >>> from minitape.core import arrays
+    >>> arrays.dimensions(3, "zeros: shape"), arrays.dimensions([2, -1], "reshape: shape", unknown=True)
+    ((3,), (2, -1))
+    >>> arrays.dimensions([2, -1], "zeros: shape")
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.InvalidArgumentError: zeros: shape (2, -1) has a negative size; every dimension must be >= 0.
+    """
+    array = integers(value, what, error)
+    if array.ndim > 1:
+        raise InvalidArgumentError(f"{what} must be a vector of sizes (rank 0 or 1), got {value!r} of rank "
+                                   f"{array.ndim}; flatten it first.")
+    dims = tuple(int(n) for n in array.reshape(-1))
+    if dims and min(dims) < (-1 if unknown else 0):
+        allowed = "; only one may be -1 (to be worked out)" if unknown else ""
+        raise InvalidArgumentError(f"{what} {dims} has a negative size; every dimension must be >= 0{allowed}.")
+    return dims
+
+
+def shaped(array: np.ndarray, shape: Any) -> np.ndarray:
+    """``array`` in the ``shape`` asked of ``tf.constant``: one value fills it, as many as it holds fill it in order.
+
+    >>> from minitape.core import arrays
+    >>> arrays.shaped(np.arange(4), (2, 2)).tolist(), arrays.shaped(np.array(7), 3).tolist()
+    ([[0, 1], [2, 3]], [7, 7, 7])
+    """
+    dims = dimensions(shape, "constant: shape")
+    if array.size == math.prod(dims):
+        return array.reshape(dims)
+    if array.size == 1:
+        return np.broadcast_to(array.reshape(()), dims).copy()
+    raise TypeError(f"constant: the value has {array.size} elements, but shape {dims} holds {math.prod(dims)}; "
+                    f"give one value (to fill the shape) or as many as the shape holds.")
+
+
 def quietly(forward: Callable, *args: Any, **params: Any) -> Any:
     """``forward(*args, **params)`` without NumPy's floating-point warnings; ``apply`` runs every op so.
 
@@ -135,6 +208,28 @@ def check_same_device(name: str, arrays: tuple) -> None:
                 f"{name}: input 0 is on {places[0].device_name} ({places[0].name}) but input {k} is on "
                 f"{place.device_name} ({place.name}); minitape never copies between devices silently. "
                 f"{_how_to_join(places[0])}")
+
+
+def check_update(what: str, target: Any, value: Any, same_shape: bool = False) -> None:
+    """Raise unless ``value`` may replace a variable's array ``target``, as TF's variables demand.
+
+    It must live on the same device and have the same dtype (TF converts Python values, never
+    tensors), and, for an update such as ``assign_add`` (``same_shape``), the same shape.
+
+    >>> tf.core.arrays.check_update("assign to variable 'v:0'", np.ones(2, np.float32), np.ones(2))
+    Traceback (most recent call last):
+    ...
+    ValueError: assign to variable 'v:0': Tensor conversion requested dtype float32 for Tensor with dtype float64; minitape never converts silently. Use tf.cast(value, tf.float32) first.
+    """
+    check_same_device(what, (target, value))
+    want, have = dtypes.of_array(target), dtypes.of_array(value)
+    if have is not want:
+        raise ValueError(f"{what}: Tensor conversion requested dtype {want.name} for Tensor with dtype {have.name}; "
+                         f"minitape never converts silently. Use tf.cast(value, tf.{want.name}) first.")
+    if same_shape and value.shape != target.shape:
+        raise InvalidArgumentError(f"{what}: Cannot update variable with shape {tuple(target.shape)} using a tensor "
+                                   f"with shape {tuple(value.shape)}, shapes must be equal (an update never "
+                                   f"broadcasts).")
 
 
 def _how_to_join(place: backends.Backend) -> str:

@@ -86,7 +86,12 @@ bool_ = DType("bool")
 """Booleans (``tf.bool``): the results of comparisons."""
 
 ALL = (float16, float32, float64, int32, int64, bool_)
-_BY_NAME = {d.name: d for d in ALL}
+#: TensorFlow's names, and Python's ``float`` and ``bool``; NumPy reads "float" and ``float`` as float64.
+_BY_NAME = {**{d.name: d for d in ALL}, "half": float16, "float": float32, "double": float64}
+_BY_PYTHON_TYPE = {float: float32, bool: bool_}
+#: What NumPy reads as a dtype and TensorFlow refuses: None (NumPy's float64), and int or "int" (NumPy's int64,
+#: where TensorFlow's Python ints are int32).
+_REFUSED = (None, int, "int")
 _BY_NUMPY = {d.as_numpy_dtype_: d for d in ALL}
 #: Each array library's own dtype objects, in a table of their own found by the objects' class:
 #: dtypes of two libraries must never meet in one dict (array-api-strict's hash like NumPy's, and
@@ -118,6 +123,8 @@ def as_dtype(value: Any) -> DType:
     >>> import minitape as tf
     >>> tf.as_dtype(np.float16)
     minitape.float16
+    >>> tf.as_dtype("float"), tf.as_dtype(float)       # TensorFlow's float is float32
+    (minitape.float32, minitape.float32)
     >>> tf.as_dtype("complex64")
     Traceback (most recent call last):
     ...
@@ -125,8 +132,11 @@ def as_dtype(value: Any) -> DType:
     """
     if isinstance(value, DType):
         return value
-    found = _BY_NAME.get(value) if isinstance(value, str) else _native(value)
-    if found is None:
+    if isinstance(value, str):
+        found = _BY_NAME.get(value)
+    else:
+        found = _BY_PYTHON_TYPE.get(value) if isinstance(value, type) else _native(value)
+    if found is None and value not in _REFUSED:
         try:
             found = _BY_NUMPY.get(np.dtype(value))
         except TypeError:

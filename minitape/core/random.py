@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import backends, dtypes
+from minitape.core import arrays, backends, dtypes
+from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, wrap
 
 _SEED_RANGE = 2**63
@@ -162,7 +163,7 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
     TensorShape([2, 3])
     """
     target = _floating(dtype, "normal")
-    values = _values_generator(seed).standard_normal(_shape(shape)) * stddev + mean
+    values = _values_generator(seed).standard_normal(_shape(shape, "normal")) * stddev + mean
     return wrap(backends.current().from_numpy(values.astype(target)))
 
 
@@ -189,8 +190,9 @@ def uniform_array(shape: Any, minval: float = 0.0, maxval: float | None = None, 
     """
     target = _floating(dtype, "uniform")
     high = 1.0 if maxval is None else maxval
-    return _values_generator(seed).uniform(minval, high, _shape(shape)).astype(target)
+    return _values_generator(seed).uniform(minval, high, _shape(shape, "uniform")).astype(target)
 
 
-def _shape(shape: Any) -> tuple[int, ...]:
-    return tuple(int(n) for n in np.asarray(shape, dtype=np.int64).reshape(-1))
+def _shape(shape: Any, op: str) -> tuple[int, ...]:
+    # TF's random kernels meet the shape as a tensor: a float there is an InvalidArgumentError.
+    return arrays.dimensions(shape, f"random.{op}: shape", InvalidArgumentError)

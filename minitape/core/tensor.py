@@ -292,7 +292,7 @@ class Variable(_TensorLike):
         >>> tf.Variable([1.0, 2.0]).assign_add([0.5, 0.5]).numpy()
         array([1.5, 2.5], dtype=float32)
         """
-        return self.assign(self._value + self._coerce(delta))
+        return self.assign(self._value + self._coerce(delta, "assign_add"))
 
     def assign_sub(self, delta: Any) -> "Variable":
         """Subtract ``delta`` from the value; returns the variable.
@@ -300,15 +300,14 @@ class Variable(_TensorLike):
         >>> tf.Variable([1.0, 2.0]).assign_sub([0.5, 0.5]).numpy()
         array([0.5, 1.5], dtype=float32)
         """
-        return self.assign(self._value - self._coerce(delta))
+        return self.assign(self._value - self._coerce(delta, "assign_sub"))
 
-    def _coerce(self, value: Any) -> Any:
-        """``value`` as an array of this variable's dtype and device; a tensor on another device is an error."""
-        if isinstance(value, _TensorLike):
-            arrays.check_same_device(f"assign to variable '{self.name}'", (self._value, value._value))
-            if value._value.dtype == self._value.dtype:
-                return value._value         # values are never mutated: sharing the array is safe
-        return array_on(backends.backend_of(self._value), value, dtype=self.dtype)
+    def _coerce(self, value: Any, method: str = "assign") -> Any:
+        """``value`` as an array for this variable: its dtype and device, and its shape for an update (TF's rules)."""
+        array = value._value if isinstance(value, _TensorLike) else array_on(backends.backend_of(self._value), value,
+                                                                              dtype=self.dtype)
+        arrays.check_update(f"{method} to variable '{self.name}'", self._value, array, same_shape=method != "assign")
+        return array      # a tensor's array is shared, not copied: values never mutate
 
 
 def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
@@ -336,7 +335,7 @@ def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: An
     target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
     array = _to_array(value, target)
     if shape is not None:
-        array = np.broadcast_to(array, tuple(shape)).copy()
+        array = arrays.shaped(array, shape)
     return backend.from_numpy(array)
 
 
@@ -356,6 +355,9 @@ def _to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
         raise _unsupported(value) from error
     if array.dtype == object or array.dtype.kind not in "fiub":
         raise _unsupported(value)
+    if array.dtype.kind == "f" and isinstance(value, list | tuple) and np.isnan(array).any():
+        if np.array(value).dtype == object:          # NumPy turned a None into nan: TF refuses it
+            raise _unsupported(value)
     if dtype is None:
         array = array.astype(dtypes.as_dtype(array.dtype).as_numpy_dtype_, copy=False)
     elif not _converts_exactly(value, array):
@@ -372,8 +374,7 @@ def _converts_exactly(value: Any, array: np.ndarray) -> bool:
 
 
 def _unsupported(value: Any) -> ValueError:
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                      f"({type(value)}) to a Tensor.")
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a Tensor.")
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:

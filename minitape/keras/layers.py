@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from minitape.core import dtypes, nest, random
 from minitape import nn, ops
 from minitape.checkpointing.call import accepts_keyword
@@ -51,7 +53,7 @@ class Layer:
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
         if kwargs:
-            raise TypeError(f"{type(self).__name__} got unexpected keyword arguments: {sorted(kwargs)}")
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self._weights: list[Variable] = []
         self._layers: list[Layer] = []
         self.trainable = trainable
@@ -89,7 +91,7 @@ class Layer:
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        inputs = nest.pack_sequence_as(inputs, [_as_float(x) for x in nest.flatten(inputs)])
+        inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
         if not self.built:
             first = nest.flatten(inputs)[0]
             self.build(tuple(first.shape) if hasattr(first, "shape") else None)
@@ -159,6 +161,16 @@ class Layer:
         """
         return [v for v in self.variables if not v.trainable]
 
+    def _input(self, x: Any) -> Any:
+        """One input as a floating tensor (None passes); a bare number is refused, as Keras refuses it."""
+        if x is None:
+            return x
+        if not isinstance(x, Tensor | Variable | np.ndarray | np.generic):
+            raise ValueError(f"Only input tensors may be passed as positional arguments. The following argument value "
+                             f"should be passed as a keyword argument: {x!r} (of type {type(x)}); give layer "
+                             f"'{self.name}' a tensor or NumPy array, e.g. tf.constant({x!r}).")
+        return _as_float(x)
+
     def _walk(self) -> list["Layer"]:
         """This layer and every sub-layer, depth first, without recursion."""
         order, stack = [], [self]
@@ -171,12 +183,10 @@ class Layer:
 
 
 def _as_float(x: Any) -> Any:
-    if isinstance(x, Tensor | Variable) and (x.dtype.is_integer or x.dtype.is_bool):
-        return ops.cast(x, dtypes.float32)
-    if isinstance(x, Tensor | Variable) or x is None:
+    # As Keras: NumPy arrays become float32 tensors, and integer and bool tensors are cast to float32.
+    if isinstance(x, Tensor | Variable) and x.dtype.is_floating:
         return x
-    tensor = ops.as_operand(x)
-    return ops.cast(tensor, dtypes.float32) if not tensor.dtype.is_floating else tensor
+    return ops.cast(ops.as_operand(x), dtypes.float32)
 
 
 class Dense(Layer):
@@ -192,10 +202,12 @@ class Dense(Layer):
                  kernel_initializer: str | Callable = "glorot_uniform", bias_initializer: str | Callable = "zeros",
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if int(units) <= 0:
-            raise ValueError(f"Dense: units must be a positive integer, got {units!r}.")
-        self.units = int(units)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Dense: received an invalid value for `units`, expected a positive integer. "
+                             f"Received: units={units!r}")
+        self.units = units
         self.activation = activations.get(activation)
+        initializers.get(kernel_initializer), initializers.get(bias_initializer)      # unknown names fail here
         self.use_bias = use_bias
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
 
@@ -208,6 +220,11 @@ class Dense(Layer):
         >>> tuple(layer.kernel.shape), tuple(layer.bias.shape)
         ((4, 3), (3,))
         """
+        if input_shape is None:
+            raise ValueError(f"Inputs to a layer should be tensors. Got 'None' as input for layer '{self.name}'.")
+        if len(input_shape) < 1:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=1, '
+                             f"found ndim=0. Full shape received: (); give it at least a vector.")
         self.kernel = self.add_weight("kernel", (input_shape[-1], self.units), initializer=self.kernel_initializer)
         self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer) if self.use_bias else None
         super().build(input_shape)
@@ -222,6 +239,9 @@ class Dense(Layer):
         <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([6., 6.], dtype=float32)>
         """
         expected = self.kernel.shape[0]
+        if not isinstance(inputs, Tensor | Variable):
+            raise ValueError(f'Layer "{self.name}" expects one tensor as input, got {type(inputs).__name__} '
+                             f"{inputs!r}; stack several inputs first, with tf.concat or tf.stack.")
         if inputs.ndim < 1 or inputs.shape[-1] != expected:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
                              f"of input shape to have value {expected}, but received input with shape "
@@ -275,8 +295,10 @@ class Dropout(Layer):
 
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if not 0 <= float(rate) < 1:
-            raise ValueError(f"Dropout: rate must be in [0, 1), got {rate}.")
+        if not isinstance(rate, int | float) or not 0 <= rate < 1:
+            raise ValueError(f"Dropout: rate must be a float in [0, 1), got {rate!r}.")
+        if noise_shape is not None and not all(n is None or isinstance(n, int) for n in noise_shape):
+            raise ValueError(f"Dropout: noise_shape must hold integers or None, got {noise_shape!r}.")
         self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
 
     def call(self, inputs: Tensor, training: bool | None = None) -> Tensor:
@@ -289,7 +311,10 @@ class Dropout(Layer):
         """
         if not training or self.rate == 0:
             return inputs
-        return nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+        noise_shape = self.noise_shape
+        if noise_shape is not None:         # None stands for the input's size there, as in Keras
+            noise_shape = [size if n is None else n for n, size in zip(noise_shape, inputs.shape)]
+        return nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
 
 
 class ReLU(Layer):

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from minitape import nn, ops
-from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor
 
 EPSILON = 1e-7
@@ -40,8 +39,8 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
     y_pred = ops.as_operand(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype)
     if y_true.shape != y_pred.shape:
-        raise InvalidArgumentError(f"categorical_crossentropy: y_true shape {tuple(y_true.shape)} must equal "
-                                   f"y_pred shape {tuple(y_pred.shape)} (one-hot labels).")
+        raise ValueError(f"categorical_crossentropy: y_true shape {tuple(y_true.shape)} must equal y_pred shape "
+                         f"{tuple(y_pred.shape)} (one-hot labels, one row per example).")
     return -ops.reduce_sum(y_true * _log_probabilities(y_pred, from_logits), axis=-1)
 
 

@@ -63,7 +63,8 @@ class Sequential(Model):
         ['Dense', 'ReLU']
         """
         if not isinstance(layer, Layer):
-            raise TypeError(f"Sequential takes Keras layers, got {type(layer).__name__}.")
+            raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
+                             f"{layer!r} (of type {type(layer)}).")
         self.layers = self.layers + [layer]
 
     def call(self, inputs: Any, training: bool | None = None) -> Any:

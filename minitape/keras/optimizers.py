@@ -15,9 +15,28 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from minitape.core import dtypes
 from minitape import ops
 from minitape.core.tensor import Tensor, Variable, convert_to_tensor
+
+
+def hyperparameter(optimizer: str, argument: str, value: Any) -> float:
+    """``value`` as a Python float; anything but a real number is Keras' ValueError, naming the argument.
+
+    >>> from minitape.keras.optimizers import hyperparameter
+    >>> hyperparameter("SGD", "learning_rate", 0.1)
+    0.1
+    >>> hyperparameter("SGD", "learning_rate", None)
+    Traceback (most recent call last):
+    ...
+    ValueError: SGD: argument `learning_rate` should be a float, got None (NoneType).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{optimizer}: argument `{argument}` should be a float, got {value!r} "
+                         f"({type(value).__name__}).")
+    return float(value)
 
 
 class Optimizer:
@@ -34,7 +53,7 @@ class Optimizer:
     """
 
     def __init__(self, learning_rate: float) -> None:
-        self.learning_rate = float(learning_rate)
+        self.learning_rate = hyperparameter(type(self).__name__, "learning_rate", learning_rate)
         self.iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iteration")
         self._slots: dict[int, dict[str, Variable]] = {}
 
@@ -129,9 +148,9 @@ class SGD(Optimizer):
 
     def __init__(self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False) -> None:
         super().__init__(learning_rate)
-        if not 0 <= momentum <= 1:
+        self.momentum, self.nesterov = hyperparameter("SGD", "momentum", momentum), bool(nesterov)
+        if not 0 <= self.momentum <= 1:
             raise ValueError(f"SGD: momentum must be in [0, 1], got {momentum}.")
-        self.momentum, self.nesterov = float(momentum), bool(nesterov)
 
     def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
         """One SGD step for ``variable`` (``slots["momentum"]`` is its ``m``).
@@ -169,7 +188,8 @@ class Adam(Optimizer):
     def __init__(self, learning_rate: float = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7) -> None:
         super().__init__(learning_rate)
-        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self.beta_1, self.beta_2, self.epsilon = (hyperparameter("Adam", name, value) for name, value in
+                                                  (("beta_1", beta_1), ("beta_2", beta_2), ("epsilon", epsilon)))
 
     def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
         """One Adam step for ``variable``, whose moment estimates are ``slots["m"]`` and ``slots["v"]``.

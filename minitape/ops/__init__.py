@@ -6,7 +6,8 @@ Each family is a module, and each module builds only on those before it:
 * :mod:`~minitape.ops.creation`: zeros, ones, ranges, ``to_device``;
 * :mod:`~minitape.ops.shapes`: reshape, transpose, squeeze, expand_dims;
 * :mod:`~minitape.ops.broadcasting`: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
-* :mod:`~minitape.ops.elementwise`: the arithmetic and math functions, comparisons, ``where``, ``cast``;
+* :mod:`~minitape.ops.elementwise`: the arithmetic and math functions, ``where``, ``cast``;
+* :mod:`~minitape.ops.comparisons`: ``==``, ``<``... and the logic ops, booleans out (no gradient);
 * :mod:`~minitape.ops.reductions`: sum, mean, max, min, prod;
 * :mod:`~minitape.ops.indexing`: slicing, gather, one_hot, concat and stack;
 * :mod:`~minitape.ops.nn`: softmax, log-softmax, fused cross-entropy;
@@ -30,9 +31,11 @@ from minitape.ops.creation import (  # noqa: F401
 )
 from minitape.ops.convolution import conv2d  # noqa: F401
 from minitape.ops.elementwise import (  # noqa: F401
-    abs, add, cast, clip_by_value, cos, divide, equal, exp, floordiv, greater, greater_equal, identity, less,
-    less_equal, log, log1p, logical_and, logical_not, logical_or, maximum, minimum, mod, multiply, negative,
-    not_equal, pow, relu, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,
+    abs, add, cast, clip_by_value, cos, divide, exp, floordiv, identity, log, log1p, maximum, minimum, mod,
+    multiply, negative, pow, relu, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,
+)
+from minitape.ops.comparisons import (  # noqa: F401
+    equal, greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or, not_equal,
 )
 from minitape.ops.indexing import concat, gather, getitem, one_hot, stack  # noqa: F401
 from minitape.ops.linalg import einsum, matmul  # noqa: F401

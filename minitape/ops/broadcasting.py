@@ -24,7 +24,7 @@ import numpy as np
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Discarded, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_operand, as_shape, plain
+from minitape.ops.arguments import as_operand, as_shape
 from minitape.ops.shapes import reshaped
 
 # The sum keeps the input's dtype, as TF (NumPy's would widen int32 to int64).
@@ -75,8 +75,8 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     >>> tf.broadcast_to([1.0, 2.0], (3, 2)).shape
     TensorShape([3, 2])
     """
-    x = as_operand(input)
-    shape = as_shape(shape)
+    x = as_operand(input, "broadcast_to")
+    shape = as_shape(shape, "broadcast_to", error=InvalidArgumentError)
     try:
         np.broadcast_shapes(tuple(x.shape), shape)
     except ValueError:
@@ -109,8 +109,8 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
     array([[1., 2.],
            [1., 2.]], dtype=float32)
     """
-    x = as_operand(input)
-    multiples = tuple(int(m) for m in plain(multiples))
+    x = as_operand(input, "tile")
+    multiples = as_shape(multiples, "tile", "multiples", InvalidArgumentError)
     if len(multiples) != x.ndim:
         raise InvalidArgumentError(f"tile: multiples has length {len(multiples)} but the input has rank {x.ndim}.")
     return apply(_TILE, (x,), {"multiples": multiples})

@@ -18,7 +18,8 @@ import numpy as np
 from minitape.core import arrays, backends, dtypes
 from minitape.core.primitive import Discarded, Op, apply
 from minitape.core.tensor import Tensor, constant, wrap
-from minitape.ops.arguments import as_operand, as_shape, needs_floating, operands, plain
+from minitape.core.errors import InvalidArgumentError
+from minitape.ops.arguments import as_int, as_operand, as_shape, needs_floating, operands, plain
 
 
 # ---- creation (not differentiable: nothing to differentiate).  New tensors go to the current
@@ -40,7 +41,7 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> T
     >>> tf.zeros((2,)).numpy()
     array([0., 0.], dtype=float32)
     """
-    return _filled(as_shape(shape), 0, dtype, backends.current())
+    return _filled(as_shape(shape, "zeros"), 0, dtype, backends.current())
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
@@ -49,7 +50,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Te
     >>> tf.ones((2,), tf.int32).numpy()
     array([1, 1], dtype=int32)
     """
-    return _filled(as_shape(shape), 1, dtype, backends.current())
+    return _filled(as_shape(shape, "ones"), 1, dtype, backends.current())
 
 
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
@@ -58,7 +59,7 @@ def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor
     >>> tf.zeros_like([1.0, 2.0]).numpy()
     array([0., 0.], dtype=float32)
     """
-    x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
+    x = input if isinstance(input, Tensor | Discarded) else as_operand(input, "zeros_like")
     return _filled(tuple(x.shape), 0, dtype or x.dtype, _place_of(x))
 
 
@@ -68,7 +69,7 @@ def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     >>> tf.ones_like([1, 2]).numpy()
     array([1, 1], dtype=int32)
     """
-    x = input if isinstance(input, Tensor | Discarded) else as_operand(input)
+    x = input if isinstance(input, Tensor | Discarded) else as_operand(input, "ones_like")
     return _filled(tuple(x.shape), 1, dtype or x.dtype, _place_of(x))
 
 
@@ -78,8 +79,9 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     >>> tf.fill([2], 3).numpy()
     array([3, 3], dtype=int32)
     """
+    shape = as_shape(dims, "fill", "dims", InvalidArgumentError)     # TF's Fill kernel meets a float dims
     scalar = constant(value)
-    return _filled(as_shape(dims), scalar.numpy().item(), scalar.dtype, backends.current())
+    return _filled(shape, scalar.numpy().item(), scalar.dtype, backends.current())
 
 
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
@@ -92,6 +94,10 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     if limit is None:
         start, limit = 0, start
     bounds = [plain(v) for v in (start, limit, delta)]
+    for bound in bounds:
+        as_operand(bound, "range")          # None, strings: TF's "unsupported type" ValueError
+    if not bounds[2]:
+        raise InvalidArgumentError(f"range: delta must not be 0, got {delta!r}; a step of 0 never reaches limit.")
     if dtype is None:
         is_float = builtins.any(isinstance(b, float) or np.asarray(b).dtype.kind == "f" for b in bounds)
         dtype = dtypes.float32 if is_float else dtypes.int32
@@ -106,9 +112,11 @@ def eye(num_rows: int, num_columns: int | None = None, dtype: Any = dtypes.float
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
+    rows = as_int(num_rows, "eye", "num_rows", least=0)
+    columns = rows if num_columns is None else as_int(num_columns, "eye", "num_columns", least=0)
     backend = backends.current()
     native = backend.dtype(dtypes.as_dtype(dtype))
-    return wrap(backend.xp.eye(num_rows, num_columns, dtype=native, device=backend.device))
+    return wrap(backend.xp.eye(rows, columns, dtype=native, device=backend.device))
 
 
 def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int = 0) -> Tensor:
@@ -119,7 +127,8 @@ def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int
     """
     start, stop = operands("linspace", start, stop)
     needs_floating("linspace", start)
-    values = np.linspace(start.numpy(), stop.numpy(), int(num), axis=axis, dtype=np_dtype(start.dtype))
+    count = as_int(num, "linspace", "num", least=0)
+    values = np.linspace(start.numpy(), stop.numpy(), count, axis=axis, dtype=np_dtype(start.dtype))
     return wrap(backends.backend_of(start._value).from_numpy(values))
 
 
@@ -141,7 +150,7 @@ def to_device(x: Any, device: str | backends.Backend) -> Tensor:
     >>> tf.to_device(tf.constant([1.0]), "CPU:0").device
     '/job:localhost/replica:0/task:0/device:CPU:0'
     """
-    x = as_operand(x)
+    x = as_operand(x, "to_device")
     return apply(_TO_DEVICE, (x,), {"source": backends.backend_of(x._value), "target": backends.parse_device(device)})
 
 

@@ -19,7 +19,9 @@ from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_operand, needs_floating, operands, pair
+from minitape.ops.arguments import (
+    ANY, DIVISIBLE, FLOATS, NUMBERS, Dtypes, as_operand, check_broadcast, nonzero_divisor, operands, pair,
+)
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
 
@@ -33,8 +35,8 @@ def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
 
 
 def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
-          floating: bool = True, doc: str = "") -> Callable:
-    """Declare a one-input elementwise op; returns its public function.
+          accepts: Dtypes = FLOATS, doc: str = "") -> Callable:
+    """Declare a one-input elementwise op for the dtypes it ``accepts``; returns its public function.
 
     >>> from minitape.ops.elementwise import unary
     >>> cube = unary("cube", lambda xp, x: x ** 3, lambda g, ans, x: g * 3.0 * x * x, keep=(0,))
@@ -46,18 +48,20 @@ def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
     (np.float32(8.0), np.float32(12.0))
     """
     op = Op(name, forward, (vjp,) if vjp else (), keep)
+    admitted = accepts.types
 
     def function(x: Any, name: str | None = None) -> Tensor:
-        x = as_operand(x)
-        if floating:
-            needs_floating(op.name, x)
+        x = as_operand(x, op.name)
+        value = x._value
+        if type(value) not in admitted and type(value.dtype) not in admitted:
+            accepts.check(op.name, x)                   # another backend's array, or a dtype refused
         return apply(op, (x,))
     return public(function, name, op, doc)
 
 
 def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable | None,
-           keep: tuple = (), doc: str = "") -> Callable:
-    """Declare a two-input elementwise op whose inputs broadcast; returns its public function.
+           keep: tuple = (), accepts: Dtypes = NUMBERS, doc: str = "") -> Callable:
+    """Declare a two-input elementwise op whose inputs broadcast, for the dtypes it ``accepts``; returns its function.
 
     >>> from minitape.ops.elementwise import binary
     >>> hypot2 = binary("hypot2", lambda xp, x, y: x * x + y * y,
@@ -71,9 +75,18 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
     """
     vjps = tuple(unbroadcasting(v, k) if v else None for k, v in enumerate((vjp_x, vjp_y)))
     op = Op(name, forward, vjps if vjp_x or vjp_y else (), keep)
+    admitted = accepts.types
 
     def function(x: Any, y: Any, name: str | None = None) -> Tensor:
-        return apply(op, pair(op.name, x, y))
+        inputs = pair(op.name, x, y, accepts.error)
+        value = inputs[0]._value                        # pair gave both one dtype: checking x is enough
+        if type(value) not in admitted and type(value.dtype) not in admitted:
+            accepts.check(op.name, inputs[0])           # another backend's array, or a dtype refused
+        try:
+            return apply(op, inputs)
+        except ValueError:                              # NumPy's "could not be broadcast": say it as TF does
+            check_broadcast(op.name, *inputs)
+            raise
     return public(function, name, op, doc)
 
 
@@ -84,25 +97,25 @@ def _zeros_like_grad(g: Tensor, *_: Any) -> Tensor:
 # --------------------------------------------------------------------------- the table
 #      name           forward                                  vjp, written with minitape ops          keeps
 
-negative = unary("negative", lambda xp, x: -x,    lambda g, ans, x: -g,                    floating=False, doc="""
+negative = unary("negative", lambda xp, x: -x,    lambda g, ans, x: -g,                    accepts=NUMBERS, doc="""
     Elementwise ``-x``.
 
     >>> tf.negative([1.0, -2.0]).numpy()
     array([-1.,  2.], dtype=float32)
     """)
-abs = unary("abs",       lambda xp, x: xp.abs(x),             lambda g, ans, x: g * sign(x),           keep=(0,), floating=False, doc="""
+abs = unary("abs",       lambda xp, x: xp.abs(x),             lambda g, ans, x: g * sign(x),           keep=(0,), accepts=NUMBERS, doc="""
     Elementwise ``|x|``; its derivative at 0 is 0, as TensorFlow's.
 
     >>> tf.abs([-1.5, 2.0]).numpy()
     array([1.5, 2. ], dtype=float32)
     """)
-sign = unary("sign",     lambda xp, x: xp.sign(x),            _zeros_like_grad,                        floating=False, doc="""
+sign = unary("sign",     lambda xp, x: xp.sign(x),            _zeros_like_grad,                        accepts=NUMBERS, doc="""
     Elementwise sign: -1, 0 or 1.  Its gradient is zero.
 
     >>> tf.sign([-3.0, 0.0, 2.0]).numpy()
     array([-1.,  0.,  1.], dtype=float32)
     """)
-square = unary("square", lambda xp, x: xp.square(x),          lambda g, ans, x: g * (2 * x),           keep=(0,), floating=False, doc="""
+square = unary("square", lambda xp, x: xp.square(x),          lambda g, ans, x: g * (2 * x),           keep=(0,), accepts=NUMBERS, doc="""
     Elementwise ``x * x``.
 
     >>> tf.square([3.0]).numpy()
@@ -187,19 +200,19 @@ softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, 
     >>> tf.math.softplus([0.0]).numpy()
     array([0.6931472], dtype=float32)
     """)
-relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), floating=False, doc="""
+relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), accepts=NUMBERS, doc="""
     Elementwise ``max(x, 0)``; its derivative at 0 is 0.
 
     >>> tf.nn.relu([-1.0, 2.0]).numpy()
     array([0., 2.], dtype=float32)
     """)
-identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     floating=False, doc="""
+identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     accepts=ANY, doc="""
     The same value, as a new tensor (gradients pass straight through).
 
     >>> tf.identity([1.0]).numpy()
     array([1.], dtype=float32)
     """)
-stop_gradient = unary("stop_gradient", lambda xp, x: x,      None,                                    floating=False, doc="""
+stop_gradient = unary("stop_gradient", lambda xp, x: x,      None,                                    accepts=ANY, doc="""
     The same value, but the tape stops here: nothing flows back through it.
 
     >>> x = tf.constant(2.0)
@@ -222,7 +235,7 @@ subtract = binary("subtract", lambda xp, x, y: x - y,   lambda g, ans, x, y: g, 
     >>> tf.subtract(5.0, [1.0, 2.0]).numpy()
     array([4., 3.], dtype=float32)
     """)
-multiply = binary("multiply", lambda xp, x, y: x * y,   lambda g, ans, x, y: g * y,  lambda g, ans, x, y: g * x, keep=(0, 1), doc="""
+multiply = binary("multiply", lambda xp, x, y: x * y,   lambda g, ans, x, y: g * y,  lambda g, ans, x, y: g * x, keep=(0, 1), accepts=ANY, doc="""
     Elementwise ``x * y``.
 
     >>> tf.multiply([1.0, 2.0], [3.0, 4.0]).numpy()
@@ -234,7 +247,8 @@ def _true_divide(xp, x, y):
     return x / y
 
 
-divide = binary("divide", _true_divide, lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1), doc="""
+divide = binary("divide", _true_divide, lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1),
+                accepts=DIVISIBLE, doc="""
     Elementwise ``x / y``.  Integers divide to float64, as in TensorFlow.
 
     >>> tf.divide([1.0], [4.0]).numpy()
@@ -264,76 +278,19 @@ minimum = binary("minimum", lambda xp, x, y: xp.minimum(x, y),
     >>> tf.minimum([1.0, 5.0], 3.0).numpy()
     array([1., 3.], dtype=float32)
     """)
-floordiv = binary("floordiv", lambda xp, x, y: xp.floor_divide(x, y), None, None, doc="""
+floordiv = binary("floordiv", nonzero_divisor("floordiv", lambda xp, x, y: xp.floor_divide(x, y)), None, None, doc="""
     Elementwise ``x // y`` (rounding down).  Not differentiable.
 
     >>> tf.math.floordiv([7.0, -7.0], 2.0).numpy()
     array([ 3., -4.], dtype=float32)
     """)
-mod = binary("mod", lambda xp, x, y: xp.remainder(x, y),
+mod = binary("mod", nonzero_divisor("mod", lambda xp, x, y: xp.remainder(x, y)),
              lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y), keep=(0, 1), doc="""
     Elementwise remainder of ``x // y``, with the sign of ``y``.
 
     >>> tf.math.mod([7.0, -7.0], 3.0).numpy()
     array([1., 2.], dtype=float32)
     """)
-
-# Comparisons and logic produce booleans: no gradient, never recorded.
-equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, doc="""
-    Elementwise ``x == y``.
-
-    >>> tf.equal([1.0, 2.0], 2.0).numpy()
-    array([False,  True])
-    """)
-not_equal = binary("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, None, doc="""
-    Elementwise ``x != y``.
-
-    >>> tf.not_equal([1.0, 2.0], 2.0).numpy()
-    array([ True, False])
-    """)
-less = binary("less", lambda xp, x, y: xp.less(x, y), None, None, doc="""
-    Elementwise ``x < y``.
-
-    >>> tf.less([1.0, 2.0], 2.0).numpy()
-    array([ True, False])
-    """)
-less_equal = binary("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, None, doc="""
-    Elementwise ``x <= y``.
-
-    >>> tf.less_equal([1.0, 2.0], 2.0).numpy()
-    array([ True,  True])
-    """)
-greater = binary("greater", lambda xp, x, y: xp.greater(x, y), None, None, doc="""
-    Elementwise ``x > y``.
-
-    >>> tf.greater([1.0, 2.0], 1.0).numpy()
-    array([False,  True])
-    """)
-greater_equal = binary("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, None, doc="""
-    Elementwise ``x >= y``.
-
-    >>> tf.greater_equal([1.0, 2.0], 2.0).numpy()
-    array([False,  True])
-    """)
-logical_and = binary("logical_and", lambda xp, x, y: xp.logical_and(x, y), None, None, doc="""
-    Elementwise ``x and y`` of booleans.
-
-    >>> tf.math.logical_and([True, True], [True, False]).numpy()
-    array([ True, False])
-    """)
-logical_or = binary("logical_or", lambda xp, x, y: xp.logical_or(x, y), None, None, doc="""
-    Elementwise ``x or y`` of booleans.
-
-    >>> tf.math.logical_or([False, True], [False, False]).numpy()
-    array([False,  True])
-    """)
-logical_not = unary("logical_not", lambda xp, x: xp.logical_not(x), None, floating=False, doc="""
-    Elementwise ``not x`` of booleans.
-
-    >>> tf.math.logical_not([True]).numpy()
-    array([False])
-    """)
-
 
 # --------------------------------------------------------------------------- routing and converting
 
@@ -352,7 +309,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     >>> tf.where([True, False], [1.0, 2.0], [10.0, 20.0]).numpy()
     array([ 1., 20.], dtype=float32)
     """
-    condition = as_operand(condition)
+    condition = as_operand(condition, "where")
     if condition.dtype is not dtypes.bool_:
         raise InvalidArgumentError(f"where: condition must be bool, got {condition.dtype.name}.")
     if x is None and y is None:
@@ -360,7 +317,11 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither.")
     x, y = operands("where", x, y)
-    return apply(_WHERE, (condition, x, y))
+    try:
+        return apply(_WHERE, (condition, x, y))
+    except ValueError:
+        check_broadcast("where", condition, x, y)
+        raise
 
 
 def _where_indices(xp, condition):
@@ -381,7 +342,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     >>> tf.cast([1.7, -1.7], tf.int32).numpy()
     array([ 1, -1], dtype=int32)
     """
-    x = as_operand(x)
+    x = as_operand(x, "cast")
     target = dtypes.as_dtype(dtype)
     if x.dtype is target:
         return identity(x)
@@ -393,8 +354,11 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
     """``t`` limited to ``[clip_value_min, clip_value_max]``; the gradient passes where it is inside.
 
+    As TensorFlow, it takes the minimum with the upper bound first, so a lower bound
+    above the upper one wins.
+
     >>> tf.clip_by_value([1.0, 5.0], 2.0, 4.0).numpy()
     array([2., 4.], dtype=float32)
     """
     t, lo, hi = operands("clip_by_value", t, clip_value_min, clip_value_max)
-    return minimum(maximum(t, lo), hi)
+    return maximum(minimum(t, hi), lo)

@@ -21,7 +21,7 @@ from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ForEachInput, Op, apply
 from minitape.core.tensor import Tensor, constant
-from minitape.ops.arguments import as_axes, as_operand, like, operands, plain
+from minitape.ops.arguments import as_axis, as_int, as_operand, like, operands, plain, tensor_list
 from minitape.ops.elementwise import cast, where
 from minitape.ops.shapes import transpose
 
@@ -42,8 +42,16 @@ def concat(values: Sequence[Any], axis: int, name: str | None = None) -> Tensor:
     >>> tf.concat([[1.0], [2.0, 3.0]], axis=0).numpy()
     array([1., 2., 3.], dtype=float32)
     """
+    if not isinstance(values, list | tuple):
+        values = [values]           # one tensor alone is the list of itself, as in TF (not of its rows)
     tensors = operands("concat", *values)
-    (axis,) = as_axes(axis, tensors[0].ndim, "concat")
+    axis = as_axis(axis, tensors[0].ndim, "concat")
+    first = tensors[0].shape
+    for k, t in enumerate(tensors):
+        if len(t.shape) != len(first) or any(n != m for a, (n, m) in enumerate(zip(t.shape, first)) if a != axis):
+            raise InvalidArgumentError(f"concat: input {k} has shape {tuple(t.shape)} but input 0 has shape "
+                                       f"{tuple(first)}; all must have the same rank, and the same sizes except "
+                                       f"along axis {axis}.")
     return apply(_CONCAT, tensors, {"axis": axis})
 
 
@@ -58,11 +66,14 @@ def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tens
     array([[1., 3.],
            [2., 4.]], dtype=float32)
     """
+    values = tensor_list(values, "stack")
+    if not values and axis == 0:
+        return constant([])         # TF stacks an empty list to an empty float32 vector
     tensors = operands("stack", *values)
     shapes = {tuple(t.shape) for t in tensors}
     if len(shapes) > 1:
         raise InvalidArgumentError(f"stack: all values must have the same shape, got {sorted(shapes)}.")
-    (axis,) = as_axes(axis, tensors[0].ndim + 1, "stack")
+    axis = as_axis(axis, tensors[0].ndim + 1, "stack", out_of_range=ValueError)     # TF checks it in Python
     return apply(_STACK, tensors, {"axis": axis})
 
 
@@ -103,13 +114,11 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
     >>> tf.gather([10.0, 20.0, 30.0], [2, 0]).numpy()
     array([30., 10.], dtype=float32)
     """
-    x = as_operand(params)
-    (axis,) = as_axes(axis, x.ndim, "gather")
-    # A copy of the caller's indices, kept on the host and checked there: the gradient reads them later,
-    # and the caller may reuse its array meanwhile.
-    index_array = np.array(plain(indices))
-    if index_array.dtype.kind not in "iu":
-        raise InvalidArgumentError(f"gather: indices must be integers, got {index_array.dtype}.")
+    x = as_operand(params, "gather")
+    axis = as_axis(axis, x.ndim, "gather", InvalidArgumentError)
+    # A copy of the caller's indices (integers() makes one), kept on the host and checked there: the
+    # gradient reads them later, and the caller may reuse its array meanwhile.  TF's kernel refuses floats.
+    index_array = arrays.integers(plain(indices), "gather: indices", InvalidArgumentError)
     if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
         raise InvalidArgumentError(f"gather: indices {index_array.tolist()} out of range [0, {x.shape[axis]}) "
                                    f"for axis {axis} of shape {tuple(x.shape)}.")
@@ -193,16 +202,17 @@ def one_hot(indices: Any, depth: int, on_value: Any = None, off_value: Any = Non
            [1., 0., 0.],
            [0., 0., 0.]], dtype=float32)
     """
-    indices = as_operand(indices)
+    indices = as_operand(indices, "one_hot")
     if not indices.dtype.is_integer:
         raise InvalidArgumentError(f"one_hot: indices must be integers, got {indices.dtype.name}.")
     given = next((v for v in (on_value, off_value) if v is not None), None)
     target = dtypes.as_dtype(dtype or (constant(given).dtype if given is not None else dtypes.float32))
-    hot = apply(_ONE_HOT, (indices,), {"depth": int(depth), "dtype": target})
+    depth = as_int(depth, "one_hot", "depth", least=0)
+    hot = apply(_ONE_HOT, (indices,), {"depth": depth, "dtype": target})
     if given is not None:
         on, off = (like(v if v is not None else default, hot) for v, default in ((on_value, 1), (off_value, 0)))
         hot = where(cast(hot, dtypes.bool_), on, off)
     if axis is not None and axis not in (-1, hot.ndim - 1):
-        (position,) = as_axes(axis, hot.ndim, "one_hot")
+        position = as_axis(axis, hot.ndim, "one_hot")
         hot = transpose(hot, tuple(builtins.range(position)) + (hot.ndim - 1,) + tuple(builtins.range(position, hot.ndim - 1)))
     return hot

@@ -15,10 +15,12 @@ import string
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ForEachInput, INPUTS, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import operands, pair
+from minitape.ops.arguments import NUMBERS, operands, pair
 from minitape.ops.broadcasting import broadcast_to, unbroadcasting
 from minitape.ops.shapes import reshape
 
@@ -54,7 +56,12 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     >>> tf.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
     array([[11.]], dtype=float32)
     """
+    if type(transpose_a) is not bool or type(transpose_b) is not bool:
+        for flag, value in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+            if not isinstance(value, bool | np.bool_):
+                raise TypeError(f"matmul: expected bool for argument '{flag}', got {value!r}.")
     a, b = pair("matmul", a, b)
+    NUMBERS.check("matmul", a)
     shape_a, shape_b = a._value.shape, b._value.shape
     for k, shape in enumerate((shape_a, shape_b)):
         if len(shape) < 2:
@@ -65,7 +72,14 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     if inner_a != inner_b:
         raise InvalidArgumentError(f"matmul: shapes {tuple(shape_a)} and {tuple(shape_b)} do not match "
                                    f"(inner dimensions {inner_a} vs {inner_b}).")
-    return _product(a, b, transpose_a, transpose_b)
+    try:
+        return _product(a, b, transpose_a, transpose_b)
+    except ValueError:                      # NumPy's "could not be broadcast": the leading (batch) axes
+        if shape_a[:-2] and shape_b[:-2]:
+            raise InvalidArgumentError(f"matmul: the batch dimensions of shapes {tuple(shape_a)} and "
+                                       f"{tuple(shape_b)} do not broadcast; all but the last two axes must be "
+                                       f"equal or 1.") from None
+        raise
 
 
 def _product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
@@ -85,6 +99,8 @@ def einsum(equation: str, *inputs: Any, name: str | None = None) -> Tensor:
 
 
 def _parse_einsum(equation: str, tensors: Sequence[Tensor]) -> tuple[tuple[str, ...], str]:
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum: equation must be a string such as 'ij,jk->ik', got {equation!r}.")
     equation = equation.replace(" ", "")
     if "->" not in equation or "." in equation:
         raise ValueError(f"einsum: minitape needs the explicit-output form without '...', e.g. 'ij,jk->ik'; "
@@ -97,6 +113,12 @@ def _parse_einsum(equation: str, tensors: Sequence[Tensor]) -> tuple[tuple[str, 
         if len(term) != t.ndim or len(set(term)) != len(term) or not set(term) <= set(string.ascii_letters):
             raise ValueError(f"einsum: term {term!r} does not fit an input of shape {tuple(t.shape)} "
                              f"(one distinct letter per axis).")
+    sizes: dict[str, int] = {}
+    for k, (term, t) in enumerate(zip(terms, tensors)):
+        for letter, n in zip(term, t.shape):
+            if sizes.setdefault(letter, n) != n:
+                raise InvalidArgumentError(f"einsum: index {letter!r} has size {sizes[letter]} in one input but {n} "
+                                           f"in input {k} (shape {tuple(t.shape)}); a repeated index must match.")
     return terms, output
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor, wrap
-from minitape.ops.arguments import as_axes, as_operand, needs_floating
+from minitape.ops.arguments import as_axis, as_operand, needs_floating
 from minitape.ops.elementwise import exp
 from minitape.ops.indexing import hot, one_hot
 from minitape.ops.reductions import reduce_sum
@@ -21,11 +21,15 @@ from minitape.ops.shapes import expand_dims
 
 
 def _softmax_forward(xp, x, axis):
+    if 0 in [x.shape[a] for a in axis]:
+        return x                # nothing to normalise, and no maximum to shift by: empty, as TF's
     e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
     return e / xp.sum(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_forward(xp, x, axis):
+    if 0 in [x.shape[a] for a in axis]:
+        return x
     shifted = x - xp.max(x, axis=axis, keepdims=True)
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
 
@@ -46,9 +50,9 @@ def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
     >>> tf.nn.softmax([0.0, 0.0]).numpy()
     array([0.5, 0.5], dtype=float32)
     """
-    x = as_operand(logits)
+    x = as_operand(logits, "softmax")
     needs_floating("softmax", x)
-    return apply(_SOFTMAX, (x,), {"axis": as_axes(axis, x.ndim, "softmax")})
+    return apply(_SOFTMAX, (x,), {"axis": (as_axis(axis, x.ndim, "softmax"),)})
 
 
 def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
@@ -57,9 +61,9 @@ def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
     >>> tf.nn.log_softmax([0.0, 0.0]).numpy()
     array([-0.6931472, -0.6931472], dtype=float32)
     """
-    x = as_operand(logits)
+    x = as_operand(logits, "log_softmax")
     needs_floating("log_softmax", x)
-    return apply(_LOG_SOFTMAX, (x,), {"axis": as_axes(axis, x.ndim, "log_softmax")})
+    return apply(_LOG_SOFTMAX, (x,), {"axis": (as_axis(axis, x.ndim, "log_softmax"),)})
 
 
 # d/dlogits of -log softmax(logits)[label] is softmax(logits) - one_hot(label).  As TF's fused

@@ -36,7 +36,7 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
     >>> mean.numpy(), variance.numpy()
     (array([[2., 4.]], dtype=float32), array([[1., 4.]], dtype=float32))
     """
-    x = as_operand(x)
+    x = as_operand(x, "moments")
     axes = as_axes(axes, x.ndim, "moments")
     y = cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
     mean = reduce_mean(y, axes, keepdims=True)
@@ -59,7 +59,7 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
     array([[-1., -1.],
            [ 1.,  1.]], dtype=float32)
     """
-    x = as_operand(x)
+    x = as_operand(x, "batch_normalization")
     named = {"mean": mean, "variance": variance, "offset": offset, "scale": scale}
     named = {argument: value for argument, value in named.items() if value is not None}
     given = dict(zip(named, operands("batch_normalization", *named.values())))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from minitape.core.tensor import Tensor, _TensorLike
-from minitape.ops import elementwise as ew
+from minitape.ops import comparisons as cmp, elementwise as ew
 from minitape.ops.creation import to_device
 from minitape.ops.indexing import getitem
 from minitape.ops.linalg import matmul
@@ -26,7 +26,8 @@ BINARY: dict[str, Callable] = {
     "mod": ew.mod, "pow": ew.pow, "matmul": matmul,
 }
 COMPARISONS: dict[str, Callable] = {
-    "lt": ew.less, "le": ew.less_equal, "gt": ew.greater, "ge": ew.greater_equal, "eq": ew.equal, "ne": ew.not_equal,
+    "lt": cmp.less, "le": cmp.less_equal, "gt": cmp.greater, "ge": cmp.greater_equal, "eq": cmp.equal,
+    "ne": cmp.not_equal,
 }
 
 

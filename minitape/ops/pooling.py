@@ -129,7 +129,7 @@ def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: 
 
 def _pooled(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: str) -> tuple[Tensor, Window]:
     """The checked input of a pooling op, and its window."""
-    x = as_operand(input)
+    x = as_operand(input, op)
     check_image(op, x, data_format)
     allowed = ("float16", "float32", "float64") + (("int32",) if op == "max_pool2d" else ())
     if x.dtype.name not in allowed:

@@ -27,7 +27,8 @@ from minitape.core.tensor import Tensor
 from minitape.ops.arguments import as_axes, as_operand, count
 from minitape.ops.broadcasting import REDUCE_SUM, spread
 from minitape.ops.creation import eye, ones_like
-from minitape.ops.elementwise import cast, equal, public, where
+from minitape.ops.comparisons import equal
+from minitape.ops.elementwise import cast, public, where
 from minitape.ops.shapes import inverse_permutation, reshape, transpose
 
 
@@ -39,7 +40,7 @@ def reduction(op: Op, doc: str) -> Callable:
     Op('reduce_sum', keep=())
     """
     def function(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
-        x = as_operand(input_tensor)
+        x = as_operand(input_tensor, op.name)
         if x.dtype is dtypes.bool_:
             raise InvalidArgumentError(f"{op.name}: input_tensor is bool, but only numbers reduce; "
                                        f"cast it first, e.g. tf.cast(x, tf.int32).")

@@ -18,7 +18,7 @@ from typing import Any
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_axes, as_operand, as_shape, count, plain
+from minitape.ops.arguments import as_axes, as_axis, as_operand, as_shape, count, ints
 
 _RESHAPE = Op("reshape", lambda xp, x, shape: xp.reshape(x, shape), (lambda g, ans, x, shape: reshaped(g, x.shape),))
 
@@ -36,8 +36,8 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     >>> tf.reshape(tf.range(6), (2, 3)).shape
     TensorShape([2, 3])
     """
-    x = as_operand(tensor)
-    shape = as_shape(shape)
+    x = as_operand(tensor, "reshape")
+    shape = as_shape(shape, "reshape", error=InvalidArgumentError, unknown=True)
     size = count(x, builtins.range(x.ndim))
     known = math.prod(n for n in shape if n != -1)
     unknown = shape.count(-1)
@@ -63,8 +63,10 @@ def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
     >>> tf.transpose([[1.0, 2.0]]).shape
     TensorShape([2, 1])
     """
-    x = as_operand(a)
-    perm = tuple(reversed(builtins.range(x.ndim))) if perm is None else tuple(int(p) for p in plain(perm))
+    x = as_operand(a, "transpose")
+    if perm is None:
+        perm = tuple(reversed(builtins.range(x.ndim)))
+    perm = ints(perm, "transpose", "perm", InvalidArgumentError)
     if sorted(perm) != list(builtins.range(x.ndim)):
         raise InvalidArgumentError(f"transpose: perm {perm} is not a permutation of the {x.ndim} axes.")
     return apply(_TRANSPOSE, (x,), {"perm": perm})
@@ -76,7 +78,7 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
     >>> tf.squeeze(tf.ones((1, 2, 1))).shape
     TensorShape([2])
     """
-    x = as_operand(input)
+    x = as_operand(input, "squeeze")
     axes = builtins.range(x.ndim) if axis is None else as_axes(axis, x.ndim, "squeeze")
     if axis is not None and any(x.shape[a] != 1 for a in axes):
         raise InvalidArgumentError(f"squeeze: cannot squeeze axis {axis} of shape {tuple(x.shape)}: its size is not 1.")
@@ -89,8 +91,8 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     >>> tf.expand_dims([1.0, 2.0], 0).shape
     TensorShape([1, 2])
     """
-    x = as_operand(input)
-    (position,) = as_axes(axis, x.ndim + 1, "expand_dims")
+    x = as_operand(input, "expand_dims")
+    position = as_axis(axis, x.ndim + 1, "expand_dims", listed=True)      # TF takes [0] too
     shape = list(x.shape)
     shape.insert(position, 1)
     return reshape(x, shape)

@@ -38,7 +38,7 @@ def spatial(value: Any, argument: str, op: str) -> Pair:
     ...
     ValueError: conv2d: strides should be of length 1, 2 or 4. Received: strides=[2, 2, 2] of length 3.
     """
-    values = ints(value)
+    values = ints(value, op, argument)
     if len(values) == 4:
         if values[0] != 1 or values[3] != 1:
             raise UnimplementedError(f"{op}: {argument}={list(values)} moves along the batch or depth dimension, which "
@@ -68,7 +68,7 @@ def explicit_pads(padding: Any, op: str) -> tuple[Pair, Pair]:
         if len(pair) != 2:
             raise ValueError(f"{op}: when padding is a list, each element of padding must be a list/tuple of size 2. "
                              f"Received: padding={padding!r} with element at index {k} of size {len(pair)}.")
-        pairs.append(ints(pair))
+        pairs.append(ints(pair, op, "padding"))
     if pairs[0] != (0, 0) or pairs[3] != (0, 0):
         raise InvalidArgumentError(f"{op}: nonzero explicit padding in the batch or depth dimensions is not "
                                    f"supported; got padding={padding!r}.")
