@@ -3,7 +3,7 @@
 Moving values to and from the host, making an array beside another (same
 library, same device), measuring a buffer, and refusing to mix devices: each
 works on NumPy, CuPy and any array API library alike (see
-:mod:`minitape.core.backends`).
+[`minitape.core.backends`][minitape.backends]).
 
 >>> from minitape.core import arrays
 >>> arrays.full_beside(np.zeros(2, np.float32), (3,), 7)

@@ -65,7 +65,7 @@ def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
 
 
 def pair(name: str, x: Any, y: Any) -> tuple[Tensor, Tensor]:
-    """:func:`operands` for two values, the common case, without building generators."""
+    """``operands`` for two values, the common case, without building generators."""
     if type(x) is Tensor:
         if type(y) is not Tensor:
             y = like(y, x)
