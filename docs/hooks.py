@@ -84,3 +84,24 @@ class DoctestBlocks:
                 md.preprocessors.register(Fence(md), "doctest_blocks", 30)
 
         return Extension_()
+
+
+class OwnDocstringsOnly:
+    """A griffe extension: an attribute found by inspection keeps a docstring only if it has its own.
+
+    Inspecting ``is_call = False`` finds ``bool``'s docstring ("Returns True when the argument x is
+    true..."), which is no documentation of minitape's: drop it.
+    """
+
+    def __new__(cls):
+        import inspect
+
+        from griffe import Extension
+
+        class Extension_(Extension):
+            def on_attribute_instance(self, *, node, attr, agent, **kwargs):
+                value = getattr(node, "obj", None)
+                if attr.docstring is not None and attr.docstring.value == inspect.getdoc(type(value)):
+                    attr.docstring = None
+
+        return Extension_()

@@ -66,8 +66,8 @@ grad
 import contextlib
 import io
 
-printed = io.StringIO()
-with contextlib.redirect_stdout(printed):   # the trace goes to `printed`; the player shows it frame by frame
+printed = io.StringIO()            # the trace goes here; the player shows it frame by frame
+with contextlib.redirect_stdout(printed):
     with tf.events.timeline() as events:
         with tf.GradientTape() as tape:
             r = tf.constant(1.0)

@@ -2,7 +2,7 @@
 
 Every recorded op, checkpoint boundary, backward step, recomputation and
 ``print`` is announced as an [`Event`][minitape.events.Event].  Nothing is built unless someone
-subscribed: [`emit`][minitape.events.emit] returns at once while [`listening`][minitape.events.listening] is zero.
+subscribed: [`emit`][minitape.events.emit] returns at once while ``listening`` is zero.
 Pictures and the player (``minitape.viz``) are listeners; so is
 [`timeline`][minitape.events.timeline], which collects events to replay later.
 
@@ -48,7 +48,7 @@ KINDS: dict[str, tuple[str, ...]] = {
 
 
 class Event(NamedTuple):
-    """One thing that happened: its ``kind`` (one of [`KINDS`][minitape.events.KINDS]) and the details in ``data``.
+    """One thing that happened: its ``kind`` (one of ``KINDS``) and the details in ``data``.
 
     >>> from minitape.core.events import Event
     >>> Event("print", {"text": "hi", "memory": None}).kind
