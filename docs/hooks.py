@@ -32,22 +32,20 @@ def pictures() -> dict[str, str]:
     events.names = {"x": x, "W": W, "y": y}
     middle = [i for i, e in enumerate(events) if e.kind == "recompute_end"][0] + 3
     return {"plain_tape": plain, "checkpointed_backward": events.scene(middle).to_svg(),
-            "timeline_moment": square_after_its_backward_step()}
+            "timeline_moment": tanh_after_its_first_backward_step()}
 
 
-def square_after_its_backward_step() -> str:
-    """The example of concepts/pictures.md, drawn just after its backward step."""
+def tanh_after_its_first_backward_step() -> str:
+    """The timeline of concepts/pictures.md, drawn just after the first step of its backward pass."""
     import minitape as tf
 
-    x = tf.constant(3.0)
+    w = tf.Variable(0.5, name="w")
     with tf.events.timeline() as events:
         with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = x * x
-        tape.gradient(y, x)
-    events.names = {"x": x, "y": y}
-    after_step = [e.kind for e in events].index("backward_step") + 1
-    return events.scene(after_step).to_svg()
+            y = tf.tanh(w * 3.0)
+        tape.gradient(y, w)
+    events.names = {"w": w, "y": y}
+    return events.scene([e.kind for e in events].index("backward_step") + 1).to_svg()
 
 
 def on_config(config):
