@@ -10,8 +10,9 @@ AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test test-gpu bench browser docs clean
 
+# Students see the course notebooks only: the teacher's copies (solutions/) lie outside the folder it opens.
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab $(AS_ROOT) notebooks/00_tour.ipynb
+	$(BIN)/jupyter lab $(AS_ROOT) --ServerApp.root_dir=notebooks notebooks/00_tour.ipynb
 
 test: $(VENV)/.dev-installed browser
 	$(BIN)/python -m pytest -q

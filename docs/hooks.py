@@ -31,7 +31,21 @@ def pictures() -> dict[str, str]:
         tape.gradient(y, [x, W])
     events.names = {"x": x, "W": W, "y": y}
     middle = [i for i, e in enumerate(events) if e.kind == "recompute_end"][0] + 3
-    return {"plain_tape": plain, "checkpointed_backward": events.scene(middle).to_svg()}
+    return {"plain_tape": plain, "checkpointed_backward": events.scene(middle).to_svg(),
+            "timeline_moment": tanh_after_its_first_backward_step()}
+
+
+def tanh_after_its_first_backward_step() -> str:
+    """The timeline of concepts/pictures.md, drawn just after the first step of its backward pass."""
+    import minitape as tf
+
+    w = tf.Variable(0.5, name="w")
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            y = tf.tanh(w * 3.0)
+        tape.gradient(y, w)
+    events.names = {"w": w, "y": y}
+    return events.scene([e.kind for e in events].index("backward_step") + 1).to_svg()
 
 
 def on_config(config):
@@ -66,5 +80,26 @@ class DoctestBlocks:
         class Extension_(Extension):
             def extendMarkdown(self, md):
                 md.preprocessors.register(Fence(md), "doctest_blocks", 30)
+
+        return Extension_()
+
+
+class OwnDocstringsOnly:
+    """A griffe extension: an attribute found by inspection keeps a docstring only if it has its own.
+
+    Inspecting ``is_call = False`` finds ``bool``'s docstring ("Returns True when the argument x is
+    true..."), which is no documentation of minitape's: drop it.
+    """
+
+    def __new__(cls):
+        import inspect
+
+        from griffe import Extension
+
+        class Extension_(Extension):
+            def on_attribute_instance(self, *, node, attr, agent, **kwargs):
+                value = getattr(node, "obj", None)
+                if attr.docstring is not None and attr.docstring.value == inspect.getdoc(type(value)):
+                    attr.docstring = None
 
         return Extension_()

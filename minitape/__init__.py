@@ -11,10 +11,10 @@ Programs written against TensorFlow's eager autodiff run unchanged with
 >>> tape.gradient(y, x)
 <minitape.Tensor: shape=(), dtype=float32, numpy=6.0>
 
-The layers, each importing only those before it: :mod:`minitape.core` (values,
-``Op`` and ``apply``), :mod:`minitape.ops` (the op table), :mod:`minitape.autodiff`
-(the tape and the backward pass), :mod:`minitape.checkpointing` (``recompute_grad``),
-then the TensorFlow namespaces, :mod:`minitape.viz` (pictures) and :mod:`minitape.keras`.
+The layers, each importing only those before it: ``minitape.core`` (values,
+``Op`` and ``apply``), [`minitape.ops`][minitape.ops] (the op table), ``minitape.autodiff``
+(the tape and the backward pass), ``minitape.checkpointing`` (``recompute_grad``),
+then the TensorFlow namespaces, ``minitape.viz`` (pictures) and ``minitape.keras``.
 This module only gathers their public names.
 """
 from minitape.core import backends, dtypes, errors, events, nest, random

@@ -1,6 +1,6 @@
 """Exercise checkers: test a student's answer by its properties, and say what is wrong in words.
 
-Each checker returns a :class:`Verdict`, which notebooks display; it never
+Each checker returns a [`Verdict`][minitape.exercises.Verdict], which notebooks display; it never
 raises for a wrong or unfinished answer, so a half-done notebook still runs.
 Answers are checked against finite differences and invariants, never against a
 stored answer.
@@ -203,7 +203,7 @@ def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, d
 def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     """Check a schedule for reversing ``n`` steps with at most ``snapshots`` stored states.
 
-    Actions are those of :class:`~minitape.schedules.Schedule`.  The state at 0
+    Actions are those of [`Schedule`][minitape.checkpointing.revolve.Schedule].  The state at 0
     (the input) starts stored; the schedule must end with every step reversed,
     from ``n - 1`` down to 0.
 

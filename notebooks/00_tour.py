@@ -57,19 +57,33 @@ grad
 # %% [markdown]
 # ## 2. Watching it happen
 #
-# `tf.events.timeline()` collects everything the tape does. Press ▶ and watch: the `running`
-# lines appear at the moment they are printed, and each recomputation is drawn inside its checkpoint.
+# `tf.events.timeline()` collects everything the tape does, the `running` lines included. This time
+# the printed lines are caught (`contextlib.redirect_stdout`) instead of shown at once, so that the
+# player can reveal them. Press ▶ and watch: each `running` line appears beside the picture at the
+# moment it is printed, and each recomputation is drawn inside its checkpoint.
 
 # %%
-with tf.events.timeline() as events:
-    with tf.GradientTape() as tape:
-        r = tf.constant(1.0)
-        for i in range(4):
-            r = my_function_recompute(r)
-    grad = tape.gradient(r, [y])
+import contextlib
+import io
+
+printed = io.StringIO()            # the trace goes here; the player shows it frame by frame
+with contextlib.redirect_stdout(printed):
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            r = tf.constant(1.0)
+            for i in range(4):
+                r = my_function_recompute(r)
+        grad = tape.gradient(r, [y])
 
 events.names = locals()      # label values with these variable names
 events.player()
+
+# %% [markdown]
+# Once you have played it through, here is what the run printed, all at once: the eight lines of
+# section 1, four going forward and four during `tape.gradient`.
+
+# %%
+print(printed.getvalue(), end="")
 
 # %% [markdown]
 # The tape itself draws as a picture: one entry per checkpointed call, holding only its input.

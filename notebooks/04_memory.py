@@ -70,13 +70,39 @@ ax.legend();
 
 # %% [markdown]
 # ## The schedule, drawn
-# Each action of the plan for 8 steps with 3 stored states:
+# The plan for 12 steps with 3 stored states, against time. Time runs to the right, one unit per step
+# run or reversed; height is the position along the chain. Grey lines advance unrecorded (the first is
+# the forward pass, the others are recomputations), blue ones run a step under the tape, red ones push the
+# gradient back through it. The green bands are the stored states: the chain's input, kept throughout,
+# and the snapshots the plan stores and frees.
 
 # %%
-plan = chain_schedule(8, 3)
-print(plan.recomputations, "recomputations;", plan.peak_snapshots, "states at most")
-for action in plan.actions:
-    print(*action)
+def draw_schedule(plan):
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    colour = {"advance": "0.55", "record": "C0", "backward": "C3"}
+    time, stored_since = 0, {0: 0}
+    for kind, i, *rest in plan.actions:
+        if kind == "store":
+            stored_since[i] = time
+        elif kind == "free":
+            ax.hlines(i, stored_since.pop(i), time, color="C2", lw=8, alpha=0.35)
+        else:
+            length = rest[0] - i if kind == "advance" else 1
+            start, end = (i + 1, i) if kind == "backward" else (i, i + length)
+            ax.plot([time, time + length], [start, end], color=colour[kind], lw=2)
+            time += length
+    for i, since in stored_since.items():
+        ax.hlines(i, since, time, color="C2", lw=8, alpha=0.35)
+    ax.plot([], [], color="0.55", label="advance (unrecorded)")
+    ax.plot([], [], color="C0", label="record a step")
+    ax.plot([], [], color="C3", label="backward through it")
+    ax.plot([], [], color="C2", lw=8, alpha=0.35, label="stored state")
+    ax.set(xlabel="time (steps run or reversed)", ylabel="position in the chain",
+           title=f"chain_schedule({plan.steps}, {plan.snapshots}): {plan.recomputations} recomputations, "
+                 f"{plan.peak_snapshots} states stored at most")
+    ax.legend(loc="upper left", bbox_to_anchor=(1, 1), frameon=False)
+
+draw_schedule(chain_schedule(12, 3))
 
 # %% [markdown]
 # ## Exercises

@@ -1,7 +1,21 @@
 """Helpers shared by the tests."""
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import minitape as tf
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The MkDocs site, built with warnings as errors into a temporary folder (the notebooks executed)."""
+    out = tmp_path_factory.mktemp("site")
+    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+                           cwd=Path(__file__).parent.parent, capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    return out
 
 
 def seed_function_timeline():

@@ -1,10 +1,9 @@
 """The documentation site builds with warnings as errors, and its API reference lists the public surface."""
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).parent.parent
 
@@ -20,13 +19,9 @@ recompute_grad custom_gradient print Sequential Model Layer Dense Lambda Dropout
 MeanSquaredError SparseCategoricalCrossentropy categorical_crossentropy""".split()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-                           cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    return out
+@pytest.fixture
+def site(built_site):
+    return built_site
 
 
 def test_api_reference_lists_every_public_name(site):
@@ -38,7 +33,41 @@ def test_api_reference_lists_every_public_name(site):
 def test_concept_pages_show_pictures_drawn_by_minitape(site):
     svg = (site / "img" / "checkpointed_backward.svg").read_text()
     assert "recomputed" in svg and "<svg" in svg
-    assert 'src="../../img/plain_tape.svg"' in (site / "concepts" / "tape" / "index.html").read_text()
+    for page, picture in [("tape", "plain_tape"), ("checkpointing", "checkpointed_backward"),
+                          ("pictures", "timeline_moment")]:
+        assert f'src="../../img/{picture}.svg"' in (site / "concepts" / page / "index.html").read_text()
+        assert "<svg" in (site / "img" / f"{picture}.svg").read_text()
+
+
+def test_notebook_pages_keep_the_words_of_their_titles(site):
+    """mkdocs-jupyter titles a page by its first heading with its `code` words dropped ("2. : what is kept")."""
+    course = next(part["Course notebooks"] for part in yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+                  if isinstance(part, dict) and "Course notebooks" in part)
+    for entry in course:
+        (title, path), = entry.items()
+        html = (site / path.removesuffix(".ipynb") / "index.html").read_text()
+        assert f"<title>{title} - minitape</title>" in html
+        assert re.search(rf'md-nav__link--active">\s*<span class="md-ellipsis">\s*{re.escape(title)}\s*</span>', html)
+
+
+def test_api_reference_links_its_cross_references(site):
+    html = (site / "api" / "index.html").read_text()
+    links = set(re.findall(r'<a class="autorefs autorefs-internal"[^>]*href="#([^"]+)"', html))
+    assert {"minitape.core.entry.Entry.backward", "minitape.core.primitive.apply", "minitape.GradientTape",
+            "minitape.events.timeline", "minitape.checkpoint_chain"} <= links
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    assert links <= ids
+    assert [name for name in ids if name.startswith("minitape") and "__" in name] == []   # no __module__, __file__...
+    # Inspection finds an attribute's docstring on its value's type: `is_call = False` is no bool(x) -> bool.
+    assert [text for text in ["bool(x) -&gt; bool", "str(object=", "dict() -&gt;"] if text in html] == []
+
+
+# The docstrings of minitape/viz (GradientTape.picture, Timeline.player, viz.scene, viz.player) are
+# rewritten with the player on branch player (issue 15); remove this mark when both are merged.
+@pytest.mark.xfail(strict=False, reason="minitape/viz docstrings still use Sphinx roles until the player lands")
+def test_api_reference_shows_no_sphinx_roles(site):
+    html = (site / "api" / "index.html").read_text()
+    assert re.findall(r":(?:func|class|meth|mod|data|attr|exc):(?:`|<code>)", html) == []
 
 
 def test_notebooks_are_rendered_with_their_outputs(site):

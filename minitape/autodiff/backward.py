@@ -33,7 +33,7 @@ def backprop(entries: Sequence[Entry], seeds: dict[int, Tensor], sources: Iterab
     ``seeds`` maps each target's id to its upstream gradient.  Only entries on a
     path from a source to a target do any work.  ``tape`` labels the events.
     ``reach``, the ids that depend on some source, is worked out here
-    (:func:`connected`) unless the caller knows that every entry is connected.
+    (``connected``) unless the caller knows that every entry is connected.
 
     >>> from minitape.autodiff.backward import backprop
     >>> x = tf.constant(2.0)

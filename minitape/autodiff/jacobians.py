@@ -30,7 +30,7 @@ from minitape.ops import reshape, stack, zeros_like
 
 
 class Jacobians:
-    """The Jacobian methods of :class:`~minitape.GradientTape` (it runs the backward passes)."""
+    """The Jacobian methods of [`GradientTape`][minitape.GradientTape] (it runs the backward passes)."""
 
     def jacobian(self, target: Any, sources: Any,
                  unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,

@@ -1,6 +1,6 @@
 """Memory accounting: how many bytes a tape keeps alive for its backward pass.
 
-What counts is what the tape's entries keep (:meth:`Entry.kept`), each
+What counts is what the tape's entries keep ([`Entry.kept`][minitape.core.entry.Entry.kept]), each
 buffer once however many entries or views refer to it, and nothing the user
 made before the tape started (inputs, variables' values): those would be
 alive anyway.  Recording only adds to what is held, so counting the entries

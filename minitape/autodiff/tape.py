@@ -1,13 +1,13 @@
 """The tape: what it records, and how it asks for gradients.
 
-While a :class:`GradientTape` is recording, every op whose inputs the tape
+While a [`GradientTape`][minitape.GradientTape] is recording, every op whose inputs the tape
 *tracks* (watched tensors and variables, and everything computed from them)
 appends one **entry** to the tape.  An entry knows the ids of its inputs and
 outputs, and how to turn gradients of its outputs into gradients of its inputs
 (its vector-Jacobian product, ``backward``).  Entries keep only the values their
 derivative needs; everything else is released as soon as the user drops it.
 
-``tape.gradient`` then runs :func:`~minitape.autodiff.backward.backprop`: one
+``tape.gradient`` then runs [`backprop`][minitape.autodiff.backward.backprop]: one
 loop over the entries in reverse recording order.  Because the derivatives are themselves minitape ops, a
 second tape that is recording while the first computes its gradient records the
 derivative, and can differentiate it again.
@@ -48,7 +48,7 @@ class GradientTape(Jacobians):
 
     Ops run inside ``with GradientTape() as tape:`` are recorded when they
     depend on something the tape watches: trainable variables (automatically,
-    when ``watch_accessed_variables``), or tensors passed to :meth:`watch`.
+    when ``watch_accessed_variables``), or tensors passed to [`watch`][minitape.GradientTape.watch].
 
     Args:
         persistent: allow more than one ``gradient``/``jacobian`` call.  A
@@ -161,7 +161,7 @@ class GradientTape(Jacobians):
         return self._first_id or 0
 
     def entries(self) -> tuple[Entry, ...]:
-        """The entries recorded so far, in order (see :class:`~minitape.core.entry.Entry`).
+        """The entries recorded so far, in order (see [`Entry`][minitape.core.entry.Entry]).
 
         >>> import minitape as tf
         >>> x = tf.constant(1.0)
@@ -229,7 +229,7 @@ class GradientTape(Jacobians):
 
         Each buffer counts once, however many entries or views refer to it; values
         that existed before the tape started recording are the user's and are not
-        counted (see :mod:`minitape.autodiff.memory`).
+        counted (see ``minitape.autodiff.memory``).
 
         >>> import minitape as tf
         >>> x = tf.ones((1000,))

@@ -1,10 +1,10 @@
 """Checkpointing: recording a whole call instead of its ops, and differentiating it another way.
 
-* :mod:`~minitape.checkpointing.call`: what every call entry shares;
-* :mod:`~minitape.checkpointing.recompute`: ``recompute_grad``, which runs the call again;
-* :mod:`~minitape.checkpointing.custom`: ``custom_gradient``, whose VJP is written by hand;
-* :mod:`~minitape.checkpointing.revolve`: the binomial schedule, as a plan;
-* :mod:`~minitape.checkpointing.schedules`: ``checkpoint_sequential`` and ``checkpoint_chain``.
+* [`call`][minitape.checkpointing.call]: what every call entry shares;
+* [`recompute`][minitape.checkpointing.recompute]: ``recompute_grad``, which runs the call again;
+* ``custom``: ``custom_gradient``, whose VJP is written by hand;
+* [`revolve`][minitape.checkpointing.revolve]: the binomial schedule, as a plan;
+* ``schedules``: ``checkpoint_sequential`` and ``checkpoint_chain``.
 
 >>> import minitape as tf
 >>> tf.checkpointing.revolve.chain_schedule(3, 2).recomputations

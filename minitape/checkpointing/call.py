@@ -37,8 +37,8 @@ from minitape.ops import zeros_like
 class CallEntry(Entry):
     """What every call-style entry shares: inputs are arguments and variables read; outputs are recorded.
 
-    Subclasses give ``label`` and ``backward``; :meth:`upstream` is how they read
-    their outputs' gradients.
+    Subclasses give ``label`` and ``backward``;
+    [`upstream`][minitape.checkpointing.call.CallEntry.upstream] is how they read their outputs' gradients.
     """
 
     is_call = True
@@ -177,14 +177,14 @@ _lent = 0
 
 
 class room_for_one_more_level:
-    """Raise Python's recursion limit by :data:`FRAMES_PER_LEVEL` while the ``with`` block runs.
+    """Raise Python's recursion limit by ``FRAMES_PER_LEVEL`` while the ``with`` block runs.
 
     Checkpointed functions that call checkpointed functions recurse, and that recursion is
     the user's (each level's function calls the next); the wrapper, and the backward pass
     that recomputes each level, add frames of their own.  So that a nest can be deeper than
     Python's default limit of 1,000 frames allows (a 1,000-level nest takes about 2,000
     frames forward, 3,000 backward), each level lends the stack room for its frames while
-    it runs, and gives it back when it returns, up to :data:`MOST_FRAMES_LENT`.  Threads lend
+    it runs, and gives it back when it returns, up to ``MOST_FRAMES_LENT``.  Threads lend
     and give back their own room: the limit is only raised by what the levels running need.
 
     >>> import sys

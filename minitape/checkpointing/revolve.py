@@ -3,8 +3,8 @@
 For a chain of ``n`` steps ``x_{i+1} = f_i(x_i)`` and room for ``c`` stored
 states, Griewank and Walther's binomial schedule reverses the chain with the
 fewest possible step recomputations, ``t·n − C(c+t, c+1)``.  This module only
-plans: :func:`chain_schedule` returns the list of actions, which
-:func:`~minitape.checkpointing.schedules.checkpoint_chain` performs.
+plans: [`chain_schedule`][minitape.checkpointing.revolve.chain_schedule] returns the list of actions, which
+[`checkpoint_chain`][minitape.checkpoint_chain] performs.
 
 >>> from minitape.checkpointing import revolve
 >>> revolve.revolve_recomputations(10, 1), revolve.revolve_recomputations(10, 3)

@@ -3,11 +3,11 @@
 For a chain of ``n`` steps ``x_{i+1} = f_i(x_i)`` there is a whole range of
 trades between memory and time:
 
-* :func:`checkpoint_sequential` splits the chain into segments and checkpoints
+* [`checkpoint_sequential`][minitape.checkpoint_sequential] splits the chain into segments and checkpoints
   each one (PyTorch's function, except that minitape checkpoints the last
   segment too): about ``√n`` segments keep ``√n`` states for one extra forward pass.
-* :func:`checkpoint_chain` runs the **binomial schedule** of Griewank and Walther
-  (Revolve, planned by :mod:`minitape.checkpointing.revolve`): given ``c``
+* [`checkpoint_chain`][minitape.checkpoint_chain] runs the **binomial schedule** of Griewank and Walther
+  (Revolve, planned by [`minitape.checkpointing.revolve`][minitape.checkpointing.revolve]): given ``c``
   stored states it reverses the chain with the fewest possible step
   recomputations, ``t·n − C(c+t, c+1)``.
 
@@ -114,7 +114,7 @@ def checkpoint_chain(functions: Sequence[Callable], input: Any, snapshots: int) 
 class ChainEntry(CallEntry):
     """The tape's record of a whole chain: its stored states, and the steps recorded for reversal.
 
-    Making one runs the plan's forward actions (tapes paused); :meth:`backward`
+    Making one runs the plan's forward actions (tapes paused); ``backward``
     runs its reverse actions.
     """
 

@@ -3,7 +3,7 @@
 Moving values to and from the host, making an array beside another (same
 library, same device), measuring a buffer, and refusing to mix devices: each
 works on NumPy, CuPy and any array API library alike (see
-:mod:`minitape.core.backends`).
+[`minitape.core.backends`][minitape.backends]).
 
 >>> from minitape.core import arrays
 >>> arrays.full_beside(np.zeros(2, np.float32), (3,), 7)
@@ -126,7 +126,7 @@ def dimensions(value: Any, what: str, error: type[Exception] = TypeError, unknow
     """A shape (an int, a list of ints or an integer vector) as a tuple of Python ints, each at least 0.
 
     With ``unknown``, one size may be -1, to be worked out (``reshape``).  Non-integers are
-    refused as :func:`integers` refuses them.
+    refused as ``integers`` refuses them.
 
     >>> from minitape.core import arrays
     >>> arrays.dimensions(3, "zeros: shape"), arrays.dimensions([2, -1], "reshape: shape", unknown=True)

@@ -11,7 +11,7 @@ its inputs, found from the array's type in one dictionary lookup, and calls
 only the standard's functions.  Derivatives are minitape ops, so they run
 wherever their inputs live.
 
-A :class:`Backend` is one place arrays can live: a namespace on one device.
+A [`Backend`][minitape.backends.Backend] is one place arrays can live: a namespace on one device.
 New tensors go to the *current* backend: NumPy unless a ``with`` block says
 otherwise.
 
@@ -118,7 +118,7 @@ SCALARS: dict[type, np.dtype] = {d.as_numpy_dtype_.type: d.as_numpy_dtype_ for d
 
 #: The op path's quick test of "can this be differentiated?": NumPy's floating scalar types and
 #: the classes of its floating dtypes (NumPy gives each dtype a class of its own).  Other libraries'
-#: values miss it and ask :func:`is_floating`.  Classes, not dtypes, so that no other library's
+#: values miss it and ask ``is_floating``.  Classes, not dtypes, so that no other library's
 #: dtype is ever compared with NumPy's.
 FLOATING: frozenset[type] = frozenset(
     kind for d in dtypes.ALL if d.is_floating for kind in (d.as_numpy_dtype_.type, type(d.as_numpy_dtype_)))
@@ -216,7 +216,7 @@ _current = _Current()
 
 
 def current() -> Backend:
-    """Where new tensors go now: NumPy, unless inside :func:`use` or ``tf.device``.
+    """Where new tensors go now: NumPy, unless inside [`use`][minitape.backends.use] or ``tf.device``.
 
     >>> tf.backends.current().name
     'numpy'
@@ -226,7 +226,9 @@ def current() -> Backend:
 
 @contextlib.contextmanager
 def use(backend: Backend | str) -> Iterator[Backend]:
-    """Inside the block, new tensors and variables go to ``backend`` (a :class:`Backend` or its name).
+    """Inside the block, new tensors and variables go to ``backend``.
+
+    ``backend`` is a [`Backend`][minitape.backends.Backend] or its name.
 
     >>> with tf.backends.use("array_api_strict"):
     ...     type(tf.constant(1.0)._value).__name__

@@ -1,6 +1,6 @@
 """Data types: the six dtypes minitape speaks, and TensorFlow's rules for them.
 
-A :class:`DType` is a thin, named wrapper around a NumPy dtype.  It exists so
+A [`DType`][minitape.dtypes.DType] is a thin, named wrapper around a NumPy dtype.  It exists so
 that reprs and errors read like TensorFlow's (``float32``, not ``dtype('float32')``)
 and so that questions such as "can this be differentiated?" have one answer.
 
@@ -95,14 +95,14 @@ _REFUSED = (None, int, "int")
 _BY_NUMPY = {d.as_numpy_dtype_: d for d in ALL}
 #: Each array library's own dtype objects, in a table of their own found by the objects' class:
 #: dtypes of two libraries must never meet in one dict (array-api-strict's hash like NumPy's, and
-#: comparing them is an error there).  :mod:`minitape.backends` adds the libraries it meets.
+#: comparing them is an error there).  [`minitape.backends`][minitape.backends] adds the libraries it meets.
 _BY_NATIVE: dict[type, dict[Any, DType]] = {}
 
 
 def register_native(native: Any, dtype: DType) -> None:
     """Let ``native``, some array library's dtype object, stand for ``dtype``.
 
-    :mod:`minitape.backends` calls it for each library it meets; NumPy's dtypes come registered.
+    [`minitape.backends`][minitape.backends] calls it for each library it meets; NumPy's dtypes come registered.
 
     >>> import minitape as tf
     >>> import array_api_strict as xp
@@ -118,7 +118,7 @@ for _d in ALL:
 
 
 def as_dtype(value: Any) -> DType:
-    """Turn a name, NumPy dtype or :class:`DType` into a :class:`DType`.
+    """Turn a name, NumPy dtype or [`DType`][minitape.dtypes.DType] into a [`DType`][minitape.dtypes.DType].
 
     >>> import minitape as tf
     >>> tf.as_dtype(np.float16)
@@ -153,7 +153,7 @@ def _native(value: Any) -> DType | None:
 
 
 def of_array(array: Any) -> DType:
-    """The :class:`DType` of an array or NumPy scalar (any backend).
+    """The [`DType`][minitape.dtypes.DType] of an array or NumPy scalar (any backend).
 
     >>> import minitape as tf
     >>> tf.dtypes.of_array(np.ones(3)), tf.dtypes.of_array(np.int32(7))

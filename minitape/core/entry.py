@@ -1,16 +1,17 @@
 """What every row of a tape offers: the interface the tape, memory accounting and pictures use.
 
 A tape is a list of entries.  An entry records one step of the forward pass:
-an op (:class:`~minitape.core.primitive.OpEntry`), or a whole call that will be
+an op ([`OpEntry`][minitape.core.primitive.OpEntry]), or a whole call that will be
 differentiated its own way (a ``recompute_grad`` call, a ``custom_gradient``, a
-``checkpoint_chain``: see :mod:`minitape.checkpointing`).  Whatever it is, it
+``checkpoint_chain``: see ``minitape.checkpointing``).  Whatever it is, it
 answers the same questions, and nothing outside it looks further:
 
 * ``inputs`` and ``outputs``: the ids of the values it read and made;
-* :meth:`Entry.backward`: gradients of the inputs, given those of the outputs;
-* :meth:`Entry.kept`: the values it keeps alive for that, each with its role;
-* :meth:`Entry.input_specs` and :meth:`Entry.output_specs`: what is known of
-  each input and output (the tensor, or a record of its shape and dtype);
+* [`Entry.backward`][minitape.core.entry.Entry.backward]: gradients of the inputs, given those of the outputs;
+* [`Entry.kept`][minitape.core.entry.Entry.kept]: the values it keeps alive for that, each with its role;
+* [`Entry.input_specs`][minitape.core.entry.Entry.input_specs] and
+  [`Entry.output_specs`][minitape.core.entry.Entry.output_specs]: what is known of each input and output
+  (the tensor, or a record of its shape and dtype);
 * ``label``: a short name for pictures and listings; ``is_call``: whether it
   stands for a whole function call rather than one op.
 

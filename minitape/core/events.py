@@ -1,10 +1,10 @@
 """Events: a running commentary on what the tape does, for anyone who listens.
 
 Every recorded op, checkpoint boundary, backward step, recomputation and
-``print`` is announced as an :class:`Event`.  Nothing is built unless someone
-subscribed: :func:`emit` returns at once while :data:`listening` is zero.
-Pictures and the player (:mod:`minitape.viz`) are listeners; so is
-:func:`timeline`, which collects events to replay later.
+``print`` is announced as an [`Event`][minitape.events.Event].  Nothing is built unless someone
+subscribed: [`emit`][minitape.events.emit] returns at once while ``listening`` is zero.
+Pictures and the player (``minitape.viz``) are listeners; so is
+[`timeline`][minitape.events.timeline], which collects events to replay later.
 
 Listeners belong to a thread, as tapes do: a listener hears what happens on the
 thread that subscribed it (its ops, its tapes' gradients, its prints), never
@@ -48,7 +48,7 @@ KINDS: dict[str, tuple[str, ...]] = {
 
 
 class Event(NamedTuple):
-    """One thing that happened: its ``kind`` (one of :data:`KINDS`) and the details in ``data``.
+    """One thing that happened: its ``kind`` (one of ``KINDS``) and the details in ``data``.
 
     >>> from minitape.core.events import Event
     >>> Event("print", {"text": "hi", "memory": None}).kind
@@ -96,7 +96,7 @@ def subscribe(listener: Listener) -> Listener:
 
 
 def unsubscribe(listener: Listener) -> None:
-    """Stop calling ``listener`` (see :func:`subscribe`; on the thread that subscribed it).
+    """Stop calling ``listener`` (see [`subscribe`][minitape.events.subscribe]; on the thread that subscribed it).
 
     >>> import minitape as tf
     >>> heard = tf.events.subscribe(lambda event: print("heard", event.kind))
@@ -137,7 +137,7 @@ class Timeline(list):
     """The events of a ``with timeline()`` block, in order.
 
     A timeline keeps the values its events mention alive, so that any moment can be
-    drawn later: ``scene(upto)`` and ``player()`` come from :mod:`minitape.viz`.
+    drawn later: ``scene(upto)`` and ``player()`` come from ``minitape.viz``.
 
     >>> import minitape as tf
     >>> with tf.events.timeline() as events:
@@ -154,7 +154,7 @@ class Timeline(list):
 
 @contextlib.contextmanager
 def timeline(names: dict[str, Any] | None = None) -> Iterator[Timeline]:
-    """Collect every event emitted inside the ``with`` block into a :class:`Timeline`.
+    """Collect every event emitted inside the ``with`` block into a [`Timeline`][minitape.events.Timeline].
 
     ``names`` (e.g. ``locals()``, or given after the block: ``events.names = locals()``)
     labels values in pictures with your variable names.

@@ -1,6 +1,6 @@
 """Primitives: an op's forward rule beside its derivative, and the one way every op runs.
 
-A primitive (:class:`Op`) declares
+A primitive ([`Op`][minitape.core.primitive.Op]) declares
 
 * a **forward** rule ``forward(xp, *arrays, **params)`` computing the output
   array with the array namespace ``xp`` (NumPy, or another backend);
@@ -11,15 +11,15 @@ A primitive (:class:`Op`) declares
   itself recorded and can be differentiated again;
 * ``keep``: which values the VJPs read (``ANS`` and/or input positions).  The
   tape saves exactly those; every other input is replaced by a
-  :class:`Discarded` record of its shape and dtype, so ``tanh`` keeps its
+  [`Discarded`][minitape.core.primitive.Discarded] record of its shape and dtype, so ``tanh`` keeps its
   output, and ``x @ W + b`` never keeps the product ``x @ W``;
 * ``residual`` (rare): the forward rule returns ``(output, residual)``, a value
   it worked out on the way that the VJPs read, as TensorFlow's fused kernels
   do.  Sparse cross-entropy keeps ``softmax - one_hot`` this way.
 
-Every op runs through :func:`apply`: compute the output, then, if a tape is
-recording and the output can be differentiated, make an :class:`OpEntry` and
-offer it to the tapes.  The op table itself is :mod:`minitape.ops`.
+Every op runs through [`apply`][minitape.core.primitive.apply]: compute the output, then, if a tape is
+recording and the output can be differentiated, make an [`OpEntry`][minitape.core.primitive.OpEntry] and
+offer it to the tapes.  The op table itself is [`minitape.ops`][minitape.ops].
 
 >>> import minitape as tf
 >>> tf.ops.tanh.op
@@ -72,7 +72,7 @@ class Op:
     """A primitive: its forward rule, its VJPs (one per input) and what those VJPs keep.
 
     ``vjps`` is a tuple with one VJP (or None) per input; ops that take any
-    number of inputs (``concat``, ``stack``, ``einsum``) give :class:`ForEachInput`.
+    number of inputs (``concat``, ``stack``, ``einsum``) give ``ForEachInput``.
 
     >>> from minitape.core.primitive import Op, apply
     >>> double = Op("double", lambda xp, x: 2 * x, (lambda g, ans, x: 2 * g,))
@@ -157,7 +157,7 @@ _SCALAR_RECORDS = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCAL
 class OpEntry(Entry):
     """The tape's record of one op: the op, the ids it read and made, and what its VJPs need.
 
-    ``saved`` holds, per input, the tensor (if a VJP reads it) or its :class:`Discarded`
+    ``saved`` holds, per input, the tensor (if a VJP reads it) or its [`Discarded`][minitape.core.primitive.Discarded]
     record; ``ans`` is the output if the VJPs read it, else its record.
 
     >>> x = tf.constant(2.0)

@@ -1,8 +1,8 @@
 """``tf.random``: random tensors whose randomness can be replayed.
 
 Every random op draws one integer *seed* and computes its values from that
-seed alone.  Seeds come from the global source (reset by :func:`set_seed`),
-or, inside a checkpointed function, from that call's own :class:`Source`,
+seed alone.  Seeds come from the global source (reset by [`set_seed`][minitape.random.set_seed]),
+or, inside a checkpointed function, from that call's own ``Source``,
 which ``recompute_grad`` recreates from the same seed when it recomputes:
 dropout masks and noise come out identical, so the recomputed gradient equals
 the plain one.
@@ -181,7 +181,9 @@ def uniform(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype:
 
 def uniform_array(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype: Any = dtypes.float32,
                   seed: int | None = None) -> np.ndarray:
-    """The values :func:`uniform` would give, as a NumPy array (for ops that place them themselves).
+    """The values [`uniform`][minitape.random.uniform] would give, as a NumPy array.
+
+    For ops that place the values themselves.
 
     >>> import minitape as tf
     >>> values = tf.random.uniform_array((2, 3), -1.0, 1.0)

@@ -1,8 +1,8 @@
 """Recording state: which tapes are listening on this thread, and how an entry reaches them.
 
 A tape does not look for ops; ops come to it.  Entering ``with GradientTape()``
-pushes the tape onto this thread's :data:`state`, and every op that runs
-offers its entry to :func:`record`, which appends it to each recording tape
+pushes the tape onto this thread's ``state``, and every op that runs
+offers its entry to [`record`][minitape.core.state.record], which appends it to each recording tape
 that follows one of the op's inputs.  Nothing here knows what a tape is
 beyond the two methods it calls, so the core never imports the tape.
 

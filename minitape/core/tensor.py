@@ -1,11 +1,11 @@
 """Tensors and variables: immutable values, and the mutable cells that hold them.
 
-A :class:`Tensor` wraps one array and an integer ``_id``.  The id is how a tape
+A [`Tensor`][minitape.Tensor] wraps one array and an integer ``_id``.  The id is how a tape
 refers to a value without keeping it alive, so that the tape holds only what
-a derivative will really need (see :mod:`minitape.core.primitive`).
+a derivative will really need (see [`minitape.core.primitive`][minitape.core.primitive]).
 
-A :class:`Variable` is a named, mutable cell.  Each time an op reads it, the op
-gets a :class:`Tensor` snapshot carrying the *variable's* id: every read of a
+A [`Variable`][minitape.Variable] is a named, mutable cell.  Each time an op reads it, the op
+gets a [`Tensor`][minitape.Tensor] snapshot carrying the *variable's* id: every read of a
 variable therefore sends its gradient to the same place, and later ``assign``
 calls never change a value that a tape has already saved.
 
@@ -70,7 +70,7 @@ class TensorShape(tuple):
 class _TensorLike:
     """What tensors and variables share: shape, dtype, conversion to NumPy and Python.
 
-    Python's operators (``+``, ``@``, ``[]``...) are ops, so :mod:`minitape.ops.operators`
+    Python's operators (``+``, ``@``, ``[]``...) are ops, so ``minitape.ops.operators``
     attaches them to this class from above: the core never imports the op table.
     """
 
@@ -112,7 +112,7 @@ class _TensorLike:
 
     @property
     def shape(self) -> TensorShape:
-        """The size of each dimension, as a :class:`TensorShape`.
+        """The size of each dimension, as a [`TensorShape`][minitape.TensorShape].
 
         >>> tf.constant([[1.0, 2.0, 3.0]]).shape
         TensorShape([1, 3])
@@ -121,7 +121,7 @@ class _TensorLike:
 
     @property
     def dtype(self) -> DType:
-        """The element type, a :class:`~minitape.DType`.
+        """The element type, a [`DType`][minitape.dtypes.DType].
 
         >>> tf.constant([1, 2]).dtype
         minitape.int32
@@ -191,7 +191,7 @@ class _Ref:
 class Tensor(_TensorLike):
     """An immutable array that tapes can follow.
 
-    Make one with :func:`constant` or any op; never mutate ``_value``.
+    Make one with [`constant`][minitape.constant] or any op; never mutate ``_value``.
 
     >>> import minitape as tf
     >>> t = tf.constant([[1, 2], [3, 4]])
@@ -231,7 +231,7 @@ def wrap(value: Any, id: int | None = None) -> Tensor:
 class Variable(_TensorLike):
     """A mutable, named tensor: the thing a model trains.
 
-    Ops read a variable's current value.  Inside a :class:`~minitape.GradientTape`
+    Ops read a variable's current value.  Inside a [`GradientTape`][minitape.GradientTape]
     with ``watch_accessed_variables=True`` (the default), reading a trainable
     variable makes the tape watch it.
 

@@ -96,7 +96,7 @@ class Loss:
 
 
 class MeanSquaredError(Loss):
-    """The mean squared error, averaged over the batch (see :func:`mean_squared_error`).
+    """The mean squared error, averaged over the batch (see ``mean_squared_error``).
 
     >>> import minitape as tf
     >>> tf.keras.losses.MeanSquaredError()([[0.0, 1.0], [2.0, 2.0]], [[1.0, 1.0], [2.0, 2.0]]).numpy()

@@ -1,5 +1,5 @@
-"""Models: layers that hold other layers.  Subclass :class:`Model` and write ``call``,
-or stack layers with :class:`Sequential`.
+"""Models: layers that hold other layers.  Subclass [`Model`][minitape.keras.Model] and write ``call``,
+or stack layers with [`Sequential`][minitape.keras.Sequential].
 
 >>> import minitape as tf
 >>> class TwoLayers(tf.keras.Model):

@@ -119,7 +119,7 @@ class Optimizer:
     def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
         """One step for one variable, written by subclasses: ``slots`` maps ``slot_names`` to variables.
 
-        ``step`` counts the calls of :meth:`apply_gradients`, from 1.
+        ``step`` counts the calls of ``apply_gradients``, from 1.
 
         >>> import minitape as tf
         >>> tf.keras.optimizers.Optimizer(0.1).update(tf.Variable(1.0), tf.constant(1.0), {}, 1)

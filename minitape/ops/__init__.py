@@ -2,22 +2,22 @@
 
 Each family is a module, and each module builds only on those before it:
 
-* :mod:`~minitape.ops.arguments`: how user values become tensors, shapes and axes;
-* :mod:`~minitape.ops.creation`: zeros, ones, ranges, ``to_device``;
-* :mod:`~minitape.ops.shapes`: reshape, transpose, squeeze, expand_dims;
-* :mod:`~minitape.ops.broadcasting`: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
-* :mod:`~minitape.ops.elementwise`: the arithmetic and math functions, ``where``, ``cast``;
-* :mod:`~minitape.ops.comparisons`: ``==``, ``<``... and the logic ops, booleans out (no gradient);
-* :mod:`~minitape.ops.reductions`: sum, mean, max, min, prod;
-* :mod:`~minitape.ops.indexing`: slicing, gather, one_hot, concat and stack;
-* :mod:`~minitape.ops.nn`: softmax, log-softmax, fused cross-entropy;
-* :mod:`~minitape.ops.linalg`: matmul and einsum;
-* :mod:`~minitape.ops.windows`, :mod:`~minitape.ops.convolution`, :mod:`~minitape.ops.pooling`: images (NHWC);
-* :mod:`~minitape.ops.normalization`: moments and batch normalization;
-* :mod:`~minitape.ops.operators`: Python's ``+ - * / @ []`` on tensors.
+* ``arguments``: how user values become tensors, shapes and axes;
+* ``creation``: zeros, ones, ranges, ``to_device``;
+* ``shapes``: reshape, transpose, squeeze, expand_dims;
+* ``broadcasting``: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
+* ``elementwise``: the arithmetic and math functions, ``where``, ``cast``;
+* ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient);
+* ``reductions``: sum, mean, max, min, prod;
+* ``indexing``: slicing, gather, one_hot, concat and stack;
+* ``nn``: softmax, log-softmax, fused cross-entropy;
+* ``linalg``: matmul and einsum;
+* ``windows``, ``convolution``, ``pooling``: images (NHWC);
+* ``normalization``: moments and batch normalization;
+* ``operators``: Python's ``+ - * / @ []`` on tensors.
 
-The machinery they share (:class:`Op`, :func:`apply`, :class:`Discarded`) is in
-:mod:`minitape.core.primitive`.
+The machinery they share ([`Op`][minitape.core.primitive.Op], [`apply`][minitape.core.primitive.apply],
+[`Discarded`][minitape.core.primitive.Discarded]) is in [`minitape.core.primitive`][minitape.core.primitive].
 
 >>> import minitape as tf
 >>> tf.ops.tanh.op

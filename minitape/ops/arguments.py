@@ -87,7 +87,7 @@ def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
 
 
 def pair(name: str, x: Any, y: Any, error: type[Exception] = InvalidArgumentError) -> tuple[Tensor, Tensor]:
-    """:func:`operands` for two values, the common case, without building generators.
+    """``operands`` for two values, the common case, without building generators.
 
     Two dtypes are TF's ``error``: its kernels' ``InvalidArgumentError``, or the ``TypeError`` of
     the ops it checks in Python (``divide``).
@@ -140,7 +140,7 @@ class Dtypes:
     def check(self, name: str, t: Tensor) -> None:
         """Raise TF's error (its kernels': ``InvalidArgumentError``) unless ``t`` has one of these dtypes.
 
-        Ops on the hot path test ``type(value)`` and ``type(value.dtype)`` against :attr:`types`
+        Ops on the hot path test ``type(value)`` and ``type(value.dtype)`` against ``types``
         themselves (a NumPy scalar's type, or a NumPy or CuPy array's dtype's, says it in one set
         lookup) and call this only when both miss.
         """
@@ -218,7 +218,7 @@ def plain(value: Any) -> Any:
 def ints(value: Any, name: str, argument: str, error: type[Exception] = TypeError) -> tuple[int, ...]:
     """An int, a list or tuple of ints, or a tensor of them, as a tuple of Python ints; floats are refused.
 
-    ``error`` is what TF raises for a Python float here (:func:`~minitape.core.arrays.integers`);
+    ``error`` is what TF raises for a Python float here (``integers``);
     a float *tensor* reaches TF's kernel, which refuses it with an ``InvalidArgumentError``.
 
     >>> from minitape.ops.arguments import ints
@@ -272,7 +272,7 @@ def as_axes(axis: Any, ndim: int, name: str, error: type[Exception] = TypeError,
             out_of_range: type[Exception] = InvalidArgumentError) -> tuple[int, ...]:
     """Axes given as an int, a list or a tensor, each in ``[-ndim, ndim)``, as non-negative ints.
 
-    ``error`` is TF's for a float axis (see :func:`ints`); ``out_of_range`` its error for an
+    ``error`` is TF's for a float axis (see ``ints``); ``out_of_range`` its error for an
     axis out of range: its kernels' ``InvalidArgumentError``, or the ``ValueError`` of the ops
     it checks in Python (``stack``).
     """

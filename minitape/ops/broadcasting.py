@@ -2,10 +2,10 @@
 
 ``broadcast_to`` copies a value along new or length-1 axes; the gradient of a
 copy is the sum of the copies' gradients, so its VJP sums over those axes
-(:func:`unbroadcast`).  ``reduce_sum`` adds values up; every value added
+(``unbroadcast``).  ``reduce_sum`` adds values up; every value added
 contributes with weight one, so its VJP broadcasts the gradient back
-(:func:`spread`).  Every op whose inputs broadcast against each other (``add``,
-``multiply``, ``where``...) ends its VJPs with :func:`unbroadcast`.
+(``spread``).  Every op whose inputs broadcast against each other (``add``,
+``multiply``, ``where``...) ends its VJPs with ``unbroadcast``.
 
 >>> import minitape as tf
 >>> from minitape.ops.broadcasting import unbroadcast
@@ -65,7 +65,7 @@ def unbroadcasting(vjp: Callable, k: int) -> Callable:
 
 
 def shape_of(value: Tensor | Discarded) -> tuple[int, ...]:
-    """The shape of a kept input or of its :class:`~minitape.core.primitive.Discarded` record."""
+    """The shape of a kept input or of its [`Discarded`][minitape.core.primitive.Discarded] record."""
     return value[0] if type(value) is Discarded else value._value.shape
 
 

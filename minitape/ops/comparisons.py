@@ -1,6 +1,6 @@
 """Comparisons and logic: elementwise ops whose outputs are booleans.
 
-Each is one :func:`~minitape.ops.elementwise.binary` (or ``unary``) row with no
+Each is one ``binary`` (or ``unary``) row with no
 VJP: a boolean has no gradient, so these ops are never recorded.  ``==`` and
 ``!=`` take any dtype, the orderings take numbers, the logic ops booleans only,
 as TensorFlow registers them.

@@ -3,7 +3,7 @@
 ``conv2d(x, W)`` with an ``(h, w)`` filter is a sum of ``h * w`` matrix products, one per tap
 ``(i, j)`` of the filter: the strided, dilated slice of the padded input that the tap reads
 (one row of channels per output pixel) times the tap's ``in_channels x out_channels`` matrix
-``W[i, j]`` (see :mod:`~minitape.ops.windows` for the slices)::
+``W[i, j]`` (see ``windows`` for the slices)::
 
     y = sum over (i, j) of  slice_ij(pad(x)) @ W[i, j]
 

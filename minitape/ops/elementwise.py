@@ -2,9 +2,9 @@
 
 One row declares one op: its name, its forward rule (computed with the array
 namespace ``xp``), the VJP of each input (written with minitape's own ops), and
-what the VJPs keep.  :func:`unary` and :func:`binary` turn a row into the public
+what the VJPs keep.  ``unary`` and ``binary`` turn a row into the public
 function; a binary op's VJPs are summed back to their input's shape, since its
-inputs broadcast (:func:`~minitape.ops.broadcasting.unbroadcast`).
+inputs broadcast (``unbroadcast``).
 
 >>> import minitape as tf
 >>> tf.tanh.op, tf.multiply.op

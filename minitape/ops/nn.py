@@ -103,7 +103,7 @@ _SPARSE_XENT_GRAD = Op("sparse_softmax_cross_entropy_grad",
 
 
 def sparse_softmax_cross_entropy(logits: Tensor, labels: Any) -> Tensor:
-    """``-log softmax(logits)[labels]`` per example, as one primitive (see :mod:`minitape.nn`).
+    """``-log softmax(logits)[labels]`` per example, as one primitive (see [`minitape.nn`][minitape.nn]).
 
     ``labels`` is an integer array of the logits' backend, checked by the caller.
 

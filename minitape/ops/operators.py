@@ -1,7 +1,7 @@
 """Python's operators for tensors and variables: ``x + y`` is ``tf.add(x, y)``.
 
 The core's tensor knows nothing of ops (they are built on it), so this module
-attaches the operators to it from above, once, when :mod:`minitape.ops` is
+attaches the operators to it from above, once, when [`minitape.ops`][minitape.ops] is
 imported: each operator is one op of the table.
 
 >>> import minitape as tf

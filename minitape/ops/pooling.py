@@ -1,6 +1,6 @@
 """Pooling: the largest or the mean value of each window of an NHWC image.
 
-Both visit the window's taps (see :mod:`~minitape.ops.windows`): a tap's strided slice holds
+Both visit the window's taps (see ``windows``): a tap's strided slice holds
 the value it reads in every window at once, so a max-pool is the running maximum of the
 slices, and an average pool is their sum divided by how many of each window's taps fall
 inside the image (``'SAME'`` padding is not counted, as in TensorFlow).

@@ -1,10 +1,10 @@
 """Reductions: one value from many, along some axes.
 
 Every reduction is declared by one row: its primitive and its docstring.
-:func:`reduction` turns the row into TensorFlow's function
+``reduction`` turns the row into TensorFlow's function
 ``reduce_*(input_tensor, axis=None, keepdims=False)``.  The VJPs spread the
 reduced gradient back over the reduced axes
-(:func:`~minitape.ops.broadcasting.spread`), weighted by what each input
+(``spread``), weighted by what each input
 contributed: equally for a sum, ``1/n`` for a mean, only the winners for a
 maximum, the product of the others for a product.
 

@@ -174,7 +174,7 @@ class Window:
         return padded
 
     def inside(self) -> tuple[slice, ...]:
-        """The key of the image within the padded image: cropping by it undoes :meth:`pad`.
+        """The key of the image within the padded image: cropping by it undoes ``pad``.
 
         >>> Window.sliding("conv2d", (1, 2), (2, 1), (1, 1), "SAME").inside()[1:3]
         (slice(0, 1, None), slice(0, 2, None))
