@@ -63,6 +63,8 @@ class Layout:
     # -- the DOT of everything --------------------------------------------------
     def _dot(self, clusters: list[str]) -> str:
         scene = self.scene
+        main = [key for key in self.shown_ops if scene.ops[key].cluster is None]
+        self._spine = set(main) | {v for key in main for v in scene.ops[key].outputs} | {FOLDED}
         homes: dict[str | None, list[str]] = {}
         for key in self.shown_values:
             homes.setdefault(scene.values[key].cluster, []).append(self._node(key, "ellipse"))
@@ -122,7 +124,9 @@ class Layout:
 
     def _node(self, key: str, shape: str, rounded: bool = False) -> str:
         style = "filled,rounded" if rounded else "filled"
-        return f'  {key} [id="{key}", {label(self.elements[key])}, shape={shape}, style="{style}", fillcolor="#ffffff"];'
+        group = ', group="spine"' if key in self._spine else ""      # the user's tape's chain: one straight column
+        return (f'  {key} [id="{key}", {label(self.elements[key])}, shape={shape}, style="{style}", '
+                f'fillcolor="#ffffff"{group}];')
 
     def _edges(self, lines: list[str], pairs: list[tuple[str, str]], style: str = "") -> None:
         for tail, head in pairs:

@@ -149,11 +149,11 @@ def css(pid: str) -> str:
              f"{p} .minitape-picture{{flex:1 1 420px;min-width:0;max-height:80vh;overflow:auto;border:1px solid #eee;"
              "border-radius:4px;cursor:grab}",
              f"{p} .minitape-picture svg{{display:block;margin:0 auto}}",
-             f"{p} .minitape-side{{flex:0 1 320px;min-width:240px}}",
+             f"{p} .minitape-side{{flex:0 1 340px;min-width:260px}}",
              f"{p} .minitape-heading{{font-weight:600;margin:6px 0 4px}}",
              f"{p} .minitape-trace{{background:#f6f6f6;padding:6px;max-height:12em;overflow:auto;margin:0;"
              "white-space:pre-wrap}",
-             f"{p} .mt-row{{display:grid;grid-template-columns:8.5em 1fr 6.5em;column-gap:6px;align-items:center;"
+             f"{p} .mt-row{{display:grid;grid-template-columns:7.5em 1fr 8.5em;column-gap:6px;align-items:center;"
              "margin:2px 0}",
              f"{p} .mt-name{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}}",
              f"{p} .mt-own{{grid-column:2/4;color:#777;font-size:11px;margin-top:-2px}}",

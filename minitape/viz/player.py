@@ -138,11 +138,14 @@ class Player:
                     state[key] = look.split()[0]
             if not folded:
                 continue
+            inside = frame.current in folded
+            if inside:
+                frame.current = FOLDED          # the page scrolls to the step in progress: here, the folded node
             recorded = sum(look != "hidden" for look in state.values())
             done = sum(look == "done" for look in state.values())
             lines = self.layout.elements[FOLDED][:2] + [f"{recorded:,} of {len(folded):,} recorded, {done:,} differentiated"]
             look = "hidden" if not recorded else ("done" if done == len(folded) else "op")
-            now = (look + (" current" if frame.current in folded and look != "hidden" else ""), lines)
+            now = (look + (" current" if inside and look != "hidden" else ""), lines)
             if now != before:
                 frame.changes[FOLDED] = before = now
 
