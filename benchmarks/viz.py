@@ -12,11 +12,18 @@ Run:  .venv/bin/python benchmarks/viz.py
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import minitape as tf
 from minitape.viz.page import SMALLEST_FIT
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from conftest import seed_function_timeline  # noqa: E402  (the tour's example, as the tests record it)
 
 
 def chain(steps: int) -> tf.GradientTape:
@@ -30,27 +37,9 @@ def chain(steps: int) -> tf.GradientTape:
 
 
 def tour_timeline() -> tf.events.Timeline:
-    """The tour's section 2, as the notebook runs it (its eight ``running`` lines go to the trace)."""
-    y = tf.Variable(1.0)
-
-    def my_function(x):
-        tf.print("running", output_stream=_Quiet())
-        return x * y
-
-    my_function_recompute = tf.recompute_grad(my_function)
-    with tf.events.timeline() as events:
-        with tf.GradientTape() as tape:
-            r = tf.constant(1.0)
-            for _ in range(4):
-                r = my_function_recompute(r)
-        tape.gradient(r, [y])
-    events.names = {"y": y, "r": r, "tape": tape}
-    return events
-
-
-class _Quiet:
-    def write(self, text: str) -> None:
-        pass
+    """The tour's section 2 (the seeds' first example, as tests/conftest.py records it); its prints hushed."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        return seed_function_timeline()
 
 
 def long_timeline(entries: int) -> tf.events.Timeline:
