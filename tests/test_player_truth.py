@@ -204,3 +204,18 @@ def test_the_tours_last_frame_labels_y_with_what_tape_gradient_returns(capsys):
     every_grad = {line for frame in player.frames for _, lines in frame.changes.values() for line in lines
                   if line.startswith("grad ")}
     assert every_grad == {"grad 1", "grad 4"}           # r's are 1; nothing else is ever written
+
+
+def test_a_variable_shows_the_value_each_step_read(capsys):
+    # Two training steps in one timeline: w is 2 while the first tape records, 0 after the update.
+    w = tf.Variable(2.0)
+    with tf.events.timeline() as events:
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                loss = w * w
+            w.assign_sub(0.5 * tape.gradient(loss, w))
+    player = events.player(names={"w": w})
+    (key,) = [k for k, node in player.scene.values.items() if node.name == "w"]
+    shown = [(frame.said, frame.changes[key][1]) for frame in player.frames if key in frame.changes]
+    assert shown[0][1] == ["w", "float32[]", "2"] and shown[1][1] == ["w", "float32[]", "2", "grad 4"]
+    assert shown[-1][1] == ["w", "float32[]", "0", "grad 0"] and float(w.numpy()) == 0.0

@@ -26,6 +26,7 @@ from minitape.viz.dot import LOOKS
 WIDTH_LIMIT = 1400           # pixels: a huge picture is drawn smaller (Graphviz's dpi), not cropped
 TEXT_WIDTH = 96              # characters per line of the caption
 PAUSE_MS = 700
+LEGEND_WIDTH = 300
 
 
 def save_animation(player: Any, path: str | os.PathLike, format: str) -> None:
@@ -50,7 +51,18 @@ def frame_images(player: Any) -> list[Any]:
         pictures.append(Image.open(io.BytesIO(player.layout.png_with(looks, dpi))).convert("RGB"))
     width = max(p.width for p in pictures)
     height = max(p.height for p in pictures)
-    return [_framed(picture, frame, len(player.frames), width, height) for picture, frame in zip(pictures, player.frames)]
+    words = [_words(frame, len(player.frames)) for frame in player.frames]
+    lines = max(len(caption) + len(rest) for caption, rest in words)
+    return [_framed(picture, caption, rest, width, height, lines) for picture, (caption, rest) in zip(pictures, words)]
+
+
+def _words(frame: Any, total: int) -> tuple[list[str], list[str]]:
+    """The frame's caption (wrapped), then its memory rows and the last lines printed."""
+    caption = textwrap.wrap(f"step {frame.index + 1} of {total}: {frame.said}", TEXT_WIDTH) or [""]
+    rest = [f"{row['tape']}: {row['current']:,} bytes (its peak {row['peak']:,})" for row in frame.memory["tapes"]]
+    rest.append(f"together: {frame.memory['current']:,} bytes (peak {frame.memory['peak']:,})")
+    printed = frame.trace.splitlines()[-4:]
+    return caption, rest + (["printed so far (last lines):"] + ["    " + line for line in printed] if printed else [])
 
 
 def _dpi(player: Any) -> float:
@@ -60,35 +72,19 @@ def _dpi(player: Any) -> float:
     return max(24.0, min(72.0, 72.0 * WIDTH_LIMIT / max(largest, 1.0)))
 
 
-def _framed(picture: Any, frame: Any, total: int, width: int, height: int) -> Any:
-    """The picture with the legend beside it and the words below it."""
+def _framed(picture: Any, caption: list[str], rest: list[str], width: int, height: int, lines: int) -> Any:
+    """The picture with the legend beside it and the words below it, on a canvas every frame shares."""
     from PIL import Image, ImageDraw, ImageFont
 
-    font = ImageFont.load_default(size=15)
-    small = ImageFont.load_default(size=13)
-    caption = textwrap.wrap(f"step {frame.index + 1} of {total}: {frame.said}", TEXT_WIDTH) or [""]
-    memory = [f"{row['tape']}: {row['current']:,} bytes (its peak {row['peak']:,})" for row in frame.memory["tapes"]]
-    memory.append(f"together: {frame.memory['current']:,} bytes (peak {frame.memory['peak']:,})")
-    printed = frame.trace.splitlines()[-4:]
-    legend_width = 250
-    lines = len(caption) + len(memory) + (len(printed) + 1 if printed else 0)
-    canvas = Image.new("RGB", (width + legend_width + 24, height + 30 + 20 * lines), "white")
+    font, small = ImageFont.load_default(size=15), ImageFont.load_default(size=13)
+    canvas = Image.new("RGB", (width + LEGEND_WIDTH + 24, height + 30 + 20 * lines), "white")
     canvas.paste(picture, (8 + (width - picture.width) // 2, 8))
     draw = ImageDraw.Draw(canvas)
     _legend(draw, width + 24, 12, small)
     y = height + 16
-    for text in caption:
-        draw.text((10, y), text, fill="#111111", font=font)
+    for text, style in [(text, font) for text in caption] + [(text, small) for text in rest]:
+        draw.text((10, y), text, fill="#111111" if style is font else "#444444", font=style)
         y += 20
-    for text in memory:
-        draw.text((10, y), text, fill="#444444", font=small)
-        y += 20
-    if printed:
-        draw.text((10, y), "printed so far: (last lines)", fill="#444444", font=small)
-        y += 20
-        for text in printed:
-            draw.text((24, y), text, fill="#222222", font=small)
-            y += 20
     return canvas
 
 
@@ -102,5 +98,5 @@ def _legend(draw: Any, x: int, y: int, font: Any) -> None:
             draw.ellipse(box, fill=look.get("fill"), outline=outline, width=width)
         else:
             draw.rounded_rectangle(box, radius=3, fill=look.get("fill"), outline=outline, width=width)
-        draw.text((x + 34, y + 1), look["meaning"], fill="#333333", font=font)
+        draw.text((x + 34, y + 1), look["meaning"].replace("↻ ", ""), fill="#333333", font=font)
         y += 22

@@ -47,6 +47,7 @@ class Layout:
         self.shown_values = [key for key in scene.values if key not in hidden]       # a value no op read is drawn too
         shown_clusters = [c for c in scene.clusters if c in set(self.shown_ops)]
         self.edges: list[tuple[str, str, str]] = []        # (edge id, tail, head)
+        self._dashed: set[str] = set()
         self.elements = {key: widest.get(key) or self._lines(key) for key in self.shown_values + self.shown_ops}
         if self.folded:
             n = len(self.folded)
@@ -64,7 +65,8 @@ class Layout:
     def _dot(self, clusters: list[str]) -> str:
         scene = self.scene
         main = [key for key in self.shown_ops if scene.ops[key].cluster is None]
-        self._spine = set(main) | {v for key in main for v in scene.ops[key].outputs} | {FOLDED}
+        # The user's tape's chain in one straight column; clusters beside it would pull it apart.
+        self._spine = set() if clusters else set(main) | {v for key in main for v in scene.ops[key].outputs} | {FOLDED}
         homes: dict[str | None, list[str]] = {}
         for key in self.shown_values:
             homes.setdefault(scene.values[key].cluster, []).append(self._node(key, "ellipse"))
@@ -132,6 +134,8 @@ class Layout:
         for tail, head in pairs:
             edge_id = f"e{len(self.edges)}"
             self.edges.append((edge_id, tail, head))
+            if "dashed" in style:
+                self._dashed.add(edge_id)
             lines.append(f'  {tail} -> {head} [id="{edge_id}"{", " + style if style else ""}];')
 
     # -- frames: restyling ---------------------------------------------------------
@@ -172,12 +176,13 @@ class Layout:
         for key in self.elements:
             look, lines = looks.get(key, ("hidden", []))
             node = graph.get_node(key)
-            node.attr.update(attribute_map(look, rounded=node.attr.get("shape") != "ellipse"))
+            node.attr.update({**_PLAIN, **attribute_map(look, rounded=node.attr.get("shape") != "ellipse")})
             node.attr["label"] = "\\n".join(visible(line).replace("\\", "\\\\") for line in lines) or " "
         edges = self.edge_looks(looks)
         for edge in graph.edges():
-            edge.attr["style"] = "invis" if edges.get(edge.attr.get("id")) == "hidden" else (
-                "dashed" if edge.attr.get("style") == "dashed" else "solid")
+            if edge.attr.get("id") in edges:           # (edges without an id only place nodes: always invisible)
+                dashed = edge.attr.get("id") in self._dashed
+                edge.attr["style"] = "invis" if edges[edge.attr["id"]] == "hidden" else "dashed" if dashed else "solid"
         for c in self.clusters:
             look = looks.get(c, ("hidden",))[0]
             sub = graph.get_subgraph("cluster_" + c[2:])
@@ -223,6 +228,7 @@ def _home_chain_kept(ops: dict[str, Any], key: str, kept_calls: set[str]) -> boo
     return True
 
 
+_PLAIN = {"color": "black", "penwidth": "1", "fontcolor": "black"}      # what a look that says nothing of them means
 _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge|cluster)[^"]*">(.*?)</g>', re.DOTALL)
 _TEXT = re.compile(r"(<text[^>]*>)(.*?)(</text>)", re.DOTALL)
 

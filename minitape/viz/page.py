@@ -148,14 +148,14 @@ def css(pid: str) -> str:
              f"{p} .minitape-body{{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}}",
              f"{p} .minitape-picture{{flex:1 1 420px;min-width:0;max-height:80vh;overflow:auto;border:1px solid #eee;"
              "border-radius:4px;cursor:grab}",
-             f"{p} .minitape-picture svg{{display:block;margin:0 auto}}",
+             f"{p} .minitape-picture svg{{display:block;margin:0 auto;max-width:none;height:auto}}",
              f"{p} .minitape-side{{flex:0 1 340px;min-width:260px}}",
              f"{p} .minitape-heading{{font-weight:600;margin:6px 0 4px}}",
              f"{p} .minitape-trace{{background:#f6f6f6;padding:6px;max-height:12em;overflow:auto;margin:0;"
              "white-space:pre-wrap}",
-             f"{p} .mt-row{{display:grid;grid-template-columns:7.5em 1fr 8.5em;column-gap:6px;align-items:center;"
+             f"{p} .mt-row{{display:grid;grid-template-columns:9.5em 1fr 8.5em;column-gap:6px;align-items:center;"
              "margin:2px 0}",
-             f"{p} .mt-name{{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}}",
+             f"{p} .mt-name{{overflow-wrap:anywhere;line-height:1.2}}",
              f"{p} .mt-own{{grid-column:2/4;color:#777;font-size:11px;margin-top:-2px}}",
              f"{p} .mt-bar{{position:relative;height:10px;background:#f0f0f0;border-radius:3px}}",
              f"{p} .mt-fill{{position:absolute;left:0;top:0;bottom:0;background:#6baed6;border-radius:3px}}",

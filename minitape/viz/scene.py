@@ -215,10 +215,10 @@ class Scene:
                               cluster=local and local.cluster, tensor_id=tensor_id)
             fresh.users = isinstance(spec, Variable) or tensor_id < tape.first_id
             node = self.values[key] = fresh
-        if isinstance(spec, Variable):
-            spec = wrap(spec._value, spec._id)      # its value now: assigning replaces a variable's array
-        if node.spec is None or (isinstance(spec, Tensor) and not isinstance(node.spec, Tensor)):
-            node.spec = spec        # the best known: the value, else a record of its shape and dtype
+        if isinstance(spec, Variable):              # a variable itself: its value now, if nothing better is known
+            node.spec = node.spec if node.spec is not None else wrap(spec._value, spec._id)
+        elif isinstance(spec, Tensor) or node.spec is None:
+            node.spec = spec        # the value (an op's reading of a variable: its value then), else its shape and dtype
         node.shown = True
         self.dirty.add(key)
         return key
