@@ -252,7 +252,7 @@ _SCRIPT = """
   function stop() { clearInterval(timer); timer = null; play.textContent = "▶"; }
   function start() {
     if (shown >= n - 1) show(0, true);
-    play.textContent = "⏸";
+    play.textContent = "▮▮";
     timer = setInterval(function () { if (shown >= n - 1) stop(); else show(shown + 1, true); },
                         700 / parseFloat(speed.value));
   }
