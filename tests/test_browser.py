@@ -1,4 +1,5 @@
-"""The player in a real browser: headless Chromium presses play and watches frames and trace advance.
+"""The saved player in a real browser: headless Chromium, every network request refused, presses its
+controls and watches picture, words, memory and trace follow.
 
 Where students meet it: a page ``player.save`` wrote, nbconvert's HTML export of the executed tour,
 and the tour's page on the built MkDocs site. Every request that is not for a local file is refused,
@@ -21,12 +22,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make test installs it as root)")
 
-# Until the self-contained player (issue 15, branch player) lands, nbconvert's export shows the widget
-# view (its script comes from a CDN, refused here) instead of the player's page, and the MkDocs site
-# loads embed-amd.js without require.js ("define is not defined"): no player in either. Remove these
-# marks when both branches are merged.
-NO_PLAYER_YET = pytest.mark.xfail(strict=False, reason="the tour's player needs the self-contained player "
-                                                       "of branch player to show in exports and on the site")
+# The player used to be a widget view in exports, whose script comes from a CDN (refused here), and the
+# MkDocs site loaded embed-amd.js without require.js: no player in either.  These tests hold that fixed.
 # A player's root: id=player.dom_id, data-frame = the frame shown, with its buttons inside.
 PLAYER = "[id^=minitape-player-]:has(.minitape-play)"
 VISIBLE = "{opacityProperty: true, visibilityProperty: true}"
@@ -92,24 +89,52 @@ def test_player_plays_in_headless_chromium(tmp_path, browser, seed_timeline):
     player = seed_timeline().player()
     page_path = tmp_path / "player.html"
     player.save(str(page_path))
-
-    def said_and_trace(page):
-        return page.evaluate("""() => [...document.querySelectorAll('.minitape-said, .minitape-trace')]
-            .filter(e => e.checkVisibility()).map(e => e.textContent)""")
-
+    root = f"#{player.dom_id}"
     with offline_page(browser, page_path.as_uri()) as (page, problems):
-        root = f"#{player.dom_id}"
-        assert page.get_attribute(root, "data-frame") == "0", problems
-        first_said, first_trace = said_and_trace(page)
-        assert page.locator(f"{root} svg").first.is_visible()
+        def frame():
+            return int(page.get_attribute(root, "data-frame"))
+
+        def text(name):
+            return page.text_content(f"{root} .minitape-{name}")
+
+        def picture():
+            return page.evaluate(f"""() => [...document.querySelectorAll('{root} svg g')]
+                .map(g => g.getAttribute('class') + [...g.querySelectorAll('text')].map(t => t.textContent))
+                .join('|')""")
+
+        assert frame() == 0 and page.locator(f"{root} svg").first.is_visible()
+        first_picture, first_trace = picture(), text("trace")
+        n = len(player.frames)
+        assert page.input_value(f"{root} .minitape-slider") == "1" and text("position") == f"step 1 of {n}"
+
         page.click(f"{root} .minitape-play")
         page.wait_for_function(f"document.querySelector('{root}').dataset.frame >= 6", timeout=15000)
-        said, trace = said_and_trace(page)
-        assert said != first_said and trace.count("running") > first_trace.count("running")
-        page.click(f"{root} .minitape-play")                         # pause
-        frame = int(page.get_attribute(root, "data-frame"))
+        assert picture() != first_picture and text("trace").count("running") > first_trace.count("running")
+        page.click(f"{root} .minitape-play")                                     # pause
+        paused = frame()
         page.click(f"{root} .minitape-next")
-        assert int(page.get_attribute(root, "data-frame")) == frame + 1
+        assert frame() == paused + 1
+        page.click(f"{root} .minitape-prev")
+        page.click(f"{root} .minitape-prev")
+        assert frame() == paused - 1
+        assert page.input_value(f"{root} .minitape-slider") == str(paused) == text("position").split()[1]
+
+        page.fill(f"{root} .minitape-slider", str(n))                            # the slider drives the frame
+        page.dispatch_event(f"{root} .minitape-slider", "input")
+        assert frame() == n - 1 and text("said") == player.frames[-1].said
+        assert text("trace") == "running\n" * 8 and "peak 16 bytes" in text("memory")
+
+        page.select_option(f"{root} .minitape-speed", "4")                      # faster, from the start
+        page.click(f"{root} .minitape-play")
+        page.wait_for_function(f"document.querySelector('{root}').dataset.frame == {n - 1}", timeout=15000)
+
+        widths = page.evaluate(f"""() => [...document.querySelectorAll('{root} button')]
+            .map(b => [b.textContent, b.scrollWidth <= b.clientWidth])""")
+        assert all(fits for _, fits in widths), widths                           # "▶▶" is not cut
+        before = page.evaluate(f"document.querySelector('{root} svg').getBoundingClientRect().width")
+        page.click(f"{root} .minitape-zoom-in")
+        assert page.evaluate(f"document.querySelector('{root} svg').getBoundingClientRect().width") > before
+        assert "refused: []" in problems and "errors: []" in problems, problems
 
 
 @pytest.fixture(scope="module")
@@ -128,13 +153,11 @@ def exported_tour(tmp_path_factory) -> Path:
     return path
 
 
-@NO_PLAYER_YET
 def test_tour_player_plays_in_nbconvert_export_offline(browser, exported_tour):
     with offline_page(browser, exported_tour.as_uri()) as (page, problems):
         assert_play_changes_the_picture(page, problems)
 
 
-@NO_PLAYER_YET
 def test_tour_player_plays_on_the_mkdocs_site_offline(browser, built_site):
     with offline_page(browser, (built_site / "notebooks" / "00_tour" / "index.html").as_uri()) as (page, problems):
         assert_play_changes_the_picture(page, problems)
@@ -163,7 +186,6 @@ def gradient_labels(page, name: str) -> list[str]:
     return [line for lines in nodes if lines and lines[0] == name for line in lines if line.startswith("grad")]
 
 
-@NO_PLAYER_YET
 def test_exported_tour_shows_no_gradient_other_than_tape_gradient(browser, exported_tour):
     expected = tour_gradient_of_y()
     with offline_page(browser, exported_tour.as_uri()) as (page, problems):

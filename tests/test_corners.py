@@ -43,8 +43,8 @@ def test_the_player_of_an_empty_timeline_shows_one_empty_frame():
         pass
     player = events.player()
     assert [frame.said for frame in player.frames] == ["nothing yet"]
-    controls, stack = player.widget().children
-    assert len(stack.children) == 1 and 'max="0"' in player.to_html()
+    controls, view = player.widget().children
+    assert "step 1 of 1" in view.value and 'max="1"' in player.to_html()
 
 
 @pytest.mark.parametrize("options, error, message", [

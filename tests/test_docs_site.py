@@ -64,7 +64,6 @@ def test_api_reference_links_its_cross_references(site):
 
 # The docstrings of minitape/viz (GradientTape.picture, Timeline.player, viz.scene, viz.player) are
 # rewritten with the player on branch player (issue 15); remove this mark when both are merged.
-@pytest.mark.xfail(strict=False, reason="minitape/viz docstrings still use Sphinx roles until the player lands")
 def test_api_reference_shows_no_sphinx_roles(site):
     html = (site / "api" / "index.html").read_text()
     assert re.findall(r":(?:func|class|meth|mod|data|attr|exc):(?:`|<code>)", html) == []

@@ -1,6 +1,9 @@
 """Events, pictures and the player: exact event sequences, DOT snapshots, safety, scale."""
 import os
+import re
 from pathlib import Path
+
+import pytest
 
 import minitape as tf
 
@@ -120,21 +123,108 @@ def test_long_tapes_fold_into_a_readable_picture():
     assert len(tape.entries()) > 7000
     scene = tape.picture()
     dot = scene.to_dot(max_nodes=200)
-    op_nodes = [line for line in dot.splitlines() if line.startswith("  o") and "[label=" in line]
+    op_nodes = [line for line in dot.splitlines() if line.startswith("  o") and '[id="o' in line]
     assert len(op_nodes) == 200 and "more entries" in dot
     assert "multiply ×" in dot
 
 
-def test_player_frames_and_widgets(capsys, seed_timeline):
+def test_player_frames_and_live_widgets(capsys, seed_timeline):
     events = seed_timeline()
     player = events.player(max_frames=30)
     assert 1 < len(player.frames) <= 31
     assert player.frames[-1].trace == "running\n" * 8
-    box = player.widget()
-    controls, stack = box.children
-    assert type(controls.children[0]).__name__ == "Play" and len(stack.children) == len(player.frames)
+    controls, view = player.widget().children
+    play, slider = controls.children
+    assert type(play).__name__ == "Play" and (slider.min, slider.max) == (1, len(player.frames))
+    slider.value = 3                                      # in a kernel, the slider picks the frame shown
+    assert f"step 3 of {len(player.frames)}" in view.value and player.frames[2].said in view.value
+
+
+def test_notebooks_get_the_self_contained_page_and_no_widget_view(capsys, seed_timeline):
+    # nbconvert and mkdocs-jupyter show a widget view instead of text/html when both are present, and
+    # without a widget manager the view is blank: the bundle holds the page alone.
+    player = seed_timeline().player()
     bundle = player._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle and "minitape-player" in bundle["text/html"]
+    assert set(bundle) == {"text/html", "text/plain"}
+    page = bundle["text/html"]
+    assert page.startswith(f'<div id="{player.dom_id}"') and "<svg" in page and "<script>" in page
+    assert page.count("your value (an input or a variable)") == 1 and "legend" not in player.layout.dot
+    assert "http://" not in page.replace("http://www.w3.org/", "") and "https://" not in page   # nothing to fetch
+    assert "<script src" not in page and "<link" not in page
+
+
+def test_frames_only_restyle_one_layout(capsys, seed_timeline):
+    player = seed_timeline().player()
+    svgs = [player.frame_svg(i) for i in range(len(player.frames))]
+
+    def geometry(svg):            # the SVG with what a frame may change (classes and texts) taken out
+        return re.sub(r'class="[^"]*"|<text([^>]*)>[^<]*</text>', r"\1", svg)
+
+    assert len({geometry(svg) for svg in svgs}) == 1                       # no node moves
+    assert all(a != b for a, b in zip(svgs, svgs[1:])) or all(
+        (f.said, f.trace, f.memory) != (g.said, g.trace, g.memory) for f, g in zip(player.frames, player.frames[1:]))
+    states = [(svg, f.said, f.trace, str(f.memory)) for svg, f in zip(svgs, player.frames)]
+    assert all(a != b for a, b in zip(states, states[1:]))                 # no two frames in a row are the same
+
+
+def test_memory_shows_the_outer_tape_during_recomputation(capsys, seed_timeline):
+    player = seed_timeline().player()
+    recomputing = [f for f in player.frames if f.said.startswith("recomputed multiply")]
+    assert len(recomputing) == 4
+    for frame in recomputing:        # the outer tape still holds the four checkpoints' inputs
+        rows = {row["tape"]: row["current"] for row in frame.memory["tapes"]}
+        assert rows == {"tape": 16, "local tape (my_function)": 0} and frame.memory["peak"] == 16
+
+
+def test_checkpointing_holds_less_and_recomputation_adds_one_segment(capsys):
+    blocks = [lambda x: tf.tanh(tf.sin(x) * 2.0) for _ in range(4)]     # one segment keeps three arrays
+    x = tf.ones((1000,))
+
+    def held(segments):
+        with tf.events.timeline() as events:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.checkpoint_sequential(blocks, segments, x) if segments else blocks[3](blocks[2](blocks[1](blocks[0](x))))
+            tape.gradient(y, x)
+        return events.player().frames
+
+    plain, checkpointed = held(0), held(4)
+    plain_peak = max(f.memory["peak"] for f in plain)
+    outer = max(row["current"] for f in checkpointed for row in f.memory["tapes"] if not row["local"])
+    local = max(row["current"] for f in checkpointed for row in f.memory["tapes"] if row["local"])
+    assert outer == 3 * 4000 and plain_peak == 4 * local          # the segments' inputs (x is yours) vs. everything
+    assert max(f.memory["peak"] for f in checkpointed) == outer + local < plain_peak
+
+
+def test_a_long_timeline_folds_and_keeps_its_labels_readable(capsys):
+    x = tf.constant(0.5)
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(700):
+                y = tf.sin(y) * 0.9 + 0.01
+        tape.gradient(y, x)
+    player = events.player(max_nodes=60)
+    assert len(player.layout.shown_ops) == 60 and len(player.layout.folded) == 2100 - 60
+    counts = [lines[-1] for f in player.frames for key, (_, lines) in f.changes.items() if key == "folded"]
+    assert counts[-1] == "2,040 of 2,040 recorded, 2,040 differentiated"
+    assert 'font-size="10.00"' in player.layout.svg and "SMALLEST_FIT" not in player.to_html()
+    assert tf.viz.page.SMALLEST_FIT >= 0.75                # fit never draws 10 pt labels below 10 px
+
+
+def test_the_player_saves_a_page_and_animated_images(capsys, seed_timeline, tmp_path):
+    from PIL import Image
+
+    player = seed_timeline().player()
+    player.save(tmp_path / "tour.html")
+    assert (tmp_path / "tour.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    for name in ("tour.gif", "tour.png"):
+        player.save(tmp_path / name)
+        with Image.open(tmp_path / name) as image:
+            assert image.n_frames == len(player.frames) and image.is_animated
+    with pytest.raises(ValueError, match=r"Player.save: cannot write '.svg'; name the file .html .*\.gif or \.png"):
+        player.save(tmp_path / "tour.svg")
 
 
 def test_every_event_carries_the_tapes_memory(capsys, seed_timeline):

@@ -1,9 +1,12 @@
 """Pictures: a tape drawn, any moment of a timeline drawn, and the player that animates them.
 
-* :mod:`~minitape.viz.scene`: what a picture shows, built by replaying events;
-* :mod:`~minitape.viz.dot`: the scene as Graphviz DOT text;
-* :mod:`~minitape.viz.render`: DOT laid out as SVG (pygraphviz, imported on first use);
-* :mod:`~minitape.viz.player`: frames, printed trace and memory, in any web page.
+* ``minitape.viz.scene``: what a picture shows, built by replaying events;
+* ``minitape.viz.dot``: the scene as Graphviz DOT text;
+* ``minitape.viz.render``: DOT laid out as SVG or PNG (pygraphviz, imported on first use);
+* ``minitape.viz.memory``: what each tape holds, their sum and its peak;
+* ``minitape.viz.layout``: a whole timeline laid out once, restyled frame by frame;
+* ``minitape.viz.player``, ``minitape.viz.page``, ``minitape.viz.animate``: the frames,
+  as one self-contained web page or an animated image.
 
 The core never imports this package.  Instead, importing it teaches the core's
 classes to draw themselves: Jupyter's display hooks (``_repr_svg_``) and the
@@ -24,14 +27,16 @@ from typing import Any
 from minitape.autodiff.tape import GradientTape
 from minitape.core.events import Timeline
 from minitape.core.tensor import _TensorLike
-from minitape.viz import dot, player, render, scene  # noqa: F401
+from minitape.viz import animate, dot, layout, memory, names, page, player, render, scene  # noqa: F401
 from minitape.viz.player import Player
 from minitape.viz.render import to_svg  # noqa: F401
-from minitape.viz.scene import Scene, name_map, value_svg
+from minitape.viz.dot import value_svg
+from minitape.viz.names import name_map, tape_names
+from minitape.viz.scene import Scene
 
 
 def picture(tape: GradientTape, names: dict[str, Any] | None = None) -> Scene:
-    """A :class:`Scene` of what ``tape`` holds now (display it, or call ``to_dot``/``to_svg``).
+    """A ``Scene`` of what ``tape`` holds now (display it, or call ``to_dot``/``to_svg``).
 
     >>> import minitape as tf
     >>> x = tf.constant(1.0)
@@ -57,13 +62,14 @@ def timeline_scene(timeline: Timeline, upto: int | None = None) -> Scene:
     'the tape watches #0'
     """
     drawn = Scene(names=name_map(timeline.names))
+    drawn.tapes.names = tape_names(timeline.names)
     for event in timeline[:upto]:
         drawn.apply(event)
     return drawn
 
 
 def timeline_player(timeline: Timeline, **options: Any) -> Player:
-    """An animated player over ``timeline`` (see :class:`~minitape.viz.player.Player`).
+    """An animated player over ``timeline`` (see ``Player``).
 
     >>> import minitape as tf
     >>> with tf.events.timeline() as events:

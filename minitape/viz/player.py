@@ -1,10 +1,11 @@
-"""The player: a timeline, frame by frame, with the printed trace and the tape's memory beside it.
+"""The player: a timeline, frame by frame, with the printed trace and the tapes' memory beside it.
 
-Every frame is drawn in advance, so playing needs no Python: in JupyterLab the
-player is made of ipywidgets whose play button, slider and frame stack are
-linked in the browser; the same frames also come as one self-contained HTML
-page with a few lines of JavaScript (:meth:`Player.to_html`), which is what a
-notebook exported to HTML shows, and what a teacher can put on a course page.
+The whole timeline is laid out once (``minitape.viz.layout``); a frame says only
+how each element looks at that moment (hidden, saved, current, done...) and what its
+label reads.  ``to_html`` is one self-contained page, HTML + SVG + a little
+JavaScript, with no network and no kernel: it is what a notebook shows (JupyterLab,
+VS Code, an nbconvert export, the docs site) and what ``save`` writes, as a
+web page or as an animated image for slides.
 
 >>> import minitape as tf
 >>> f = tf.recompute_grad(lambda x: (tf.print("running"), x * x)[1])
@@ -18,54 +19,55 @@ running
 running
 >>> player = events.player()
 >>> len(player.frames), player.frames[-1].said
-(16, 'gradient done: the tape let go of what it held')
+(15, 'gradient done: the tape let go of what it held (4 bytes)')
 """
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+import os
+import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 from minitape.core.events import Timeline
 from minitape.viz.dot import at_least
-from minitape.viz.render import escape_html, to_svg
-from minitape.viz.scene import Scene, name_map
+from minitape.viz.layout import FOLDED, Layout
+from minitape.viz.page import frame_html, page, static_page
+from minitape.viz.names import name_map, tape_names
+from minitape.viz.scene import Scene
 
 _player_ids = itertools.count()
+Looks = dict[str, tuple[str, list[str]]]
 
 
 @dataclass
 class Frame:
-    """One moment: the picture, what just happened, what was printed so far, and the tape's memory."""
+    """One moment: what changed in the picture, what just happened, what was printed so far, the memory.
+
+    ``event`` is the index in the timeline of the event this frame shows the world after;
+    ``changes`` maps each element whose look changed since the previous frame to its
+    look and label lines; ``memory`` is each tape's ``memory_info()``, their sum and its peak.
+    """
 
     index: int
-    svg: str
+    event: int
     said: str
     trace: str
-    memory: dict[str, int]
-
-    def html(self, total: int, peak: int) -> str:
-        gauge = f'<meter min="0" max="{max(peak, 1)}" value="{self.memory["current"]}"></meter>'
-        return (
-            '<style>.minitape-frame svg{max-width:100%;height:auto}</style>'
-            '<div class="minitape-frame" style="display:flex;gap:16px;align-items:flex-start">'
-            f'<div style="flex:3;min-width:0">{self.svg}</div>'
-            '<div style="flex:2;font:13px sans-serif">'
-            f'<p><b>step {self.index + 1} of {total}</b>: <span class="minitape-said">{escape_html(self.said)}</span></p>'
-            f'<p>tape holds {self.memory["current"]:,} bytes {gauge} (peak {self.memory["peak"]:,})</p>'
-            f'<p>printed so far:</p><pre class="minitape-trace" style="background:#f6f6f6;padding:6px">'
-            f'{escape_html(self.trace)}</pre></div></div>'
-        )
+    memory: dict[str, Any]
+    changes: Looks = field(default_factory=dict)
+    current: str | None = None
 
 
 class Player:
-    """Play a :class:`~minitape.core.events.Timeline` frame by frame.
+    """Play a ``Timeline`` frame by frame.
 
     Args:
         timeline: the events to play (``with tf.events.timeline() as events: ...``).
-        names: ``locals()``, to label values with your variable names.
+        names: ``locals()``, to label values (and tapes) with your variable names.
         max_frames: long timelines are sampled down to this many frames (always keeping the last).
-        max_nodes: pictures with more ops than this fold the middle of long runs.
+        max_nodes: pictures with more ops than this fold the middle of long runs into one node.
+
+    Consecutive moments that look the same are one frame.
 
     >>> import minitape as tf
     >>> x = tf.constant(2.0)
@@ -76,40 +78,112 @@ class Player:
     ...     dy_dx = tape.gradient(y, x)
     >>> player = tf.viz.Player(events, names=locals())
     >>> [frame.said for frame in player.frames]
-    ['the tape watches x', 'recorded multiply, keeping input 0, input 1 (8 bytes)',
-     'gradient: playing the tape backwards', 'backward through multiply: gradients flow to its inputs',
-     'gradient done: the tape let go of what it held']
+    ['the tape watches x', 'recorded multiply, keeping x and x (no new bytes: yours, or already held)',
+     'tape.gradient: playing the tape backwards, last entry first',
+     'backward through multiply: gradients flow to its inputs', 'gradient done']
     """
 
     def __init__(self, timeline: Timeline, names: dict[str, Any] | None = None, max_frames: int = 120,
                  max_nodes: int = 200) -> None:
         at_least("Player", "max_frames", max_frames, 1)
         at_least("Player", "max_nodes", max_nodes, 2)
-        self.frames = self._draw(timeline, names if names is not None else timeline.names, max_frames, max_nodes)
-        self.peak = max((f.memory["peak"] for f in self.frames), default=0)
-        self.dom_id = f"minitape-player-{next(_player_ids)}"
+        names = names if names is not None else timeline.names
+        self.scene = Scene(names=name_map(names))
+        self.scene.tapes.names = tape_names(names)
+        self.frames = self._play(timeline, max_frames)
+        self.layout = Layout(self.scene, self._widest(), max_nodes)
+        self._fit_to_layout()
+        self.peak = max(f.memory["peak"] for f in self.frames)
+        self.dom_id = f"minitape-player-{next(_player_ids)}-{secrets.token_hex(3)}"
 
-    @staticmethod
-    def _draw(timeline: Timeline, names: dict[str, Any] | None, max_frames: int, max_nodes: int) -> list[Frame]:
-        scene = Scene(names=name_map(names))
-        keep = set(_sample(len(timeline), max_frames))
+    def _play(self, timeline: Timeline, max_frames: int) -> list[Frame]:
+        scene, keep = self.scene, set(_sample(len(timeline), max_frames))
         frames: list[Frame] = []
-        pictures: dict[str, str] = {}               # the same picture is laid out once
-
-        def draw() -> Frame:
-            dot = scene.to_dot(max_nodes)
-            svg = pictures.get(dot) or pictures.setdefault(dot, to_svg(dot))
-            return Frame(len(frames), svg, scene.said, scene.trace, dict(scene.memory))
-
+        shown: Looks = {}
         for index, event in enumerate(timeline):
             scene.apply(event)
             if index in keep:
-                frames.append(draw())
-        return frames or [draw()]                   # nothing happened: one frame, the empty picture
+                changes = {key: look for key in sorted(scene.dirty) if (look := scene.look(key)) != shown.get(key)}
+                scene.dirty.clear()
+                memory = scene.tapes.summary()
+                last = frames[-1] if frames else None
+                if last and not changes and (last.said, last.trace, last.memory) == (scene.said, scene.trace, memory):
+                    continue                                    # the same as the frame before: no new frame
+                shown.update(changes)
+                frames.append(Frame(len(frames), index, scene.said, scene.trace, memory, changes, scene.current))
+        return frames or [Frame(0, -1, scene.said, scene.trace, scene.tapes.summary())]     # nothing happened
+
+    def _widest(self) -> dict[str, list[str]]:
+        """Each element's longest label line by line, over every frame: its node fits them all."""
+        widest: dict[str, list[str]] = {}
+        for frame in self.frames:
+            for key, (_, lines) in frame.changes.items():
+                known = widest.setdefault(key, [])
+                for k, line in enumerate(lines):
+                    if k == len(known):
+                        known.append(line)
+                    elif len(line) > len(known[k]):
+                        known[k] = line
+        return widest
+
+    def _fit_to_layout(self) -> None:
+        """Keep the changes of elements the layout draws; those of folded ops become the folded node's count."""
+        drawn, folded = set(self.layout.elements) | set(self.layout.clusters), set(self.layout.folded)
+        state: dict[str, str] = {}
+        before = None
+        for frame in self.frames:
+            for key in [k for k in frame.changes if k not in drawn]:
+                look, _ = frame.changes.pop(key)
+                if key in folded:
+                    state[key] = look.split()[0]
+            if not folded:
+                continue
+            inside = frame.current in folded
+            if inside:
+                frame.current = FOLDED          # the page scrolls to the step in progress: here, the folded node
+            recorded = sum(look != "hidden" for look in state.values())
+            done = sum(look == "done" for look in state.values())
+            lines = self.layout.elements[FOLDED][:2] + [f"{recorded:,} of {len(folded):,} recorded, {done:,} differentiated"]
+            look = "hidden" if not recorded else ("done" if done == len(folded) else "op")
+            now = (look + (" current" if inside and look != "hidden" else ""), lines)
+            if now != before:
+                frame.changes[FOLDED] = before = now
+
+    # -- frames -----------------------------------------------------------------
+    def looks(self, index: int) -> Looks:
+        """How every element looks at frame ``index`` (the changes of frames 0..index, applied in turn).
+
+        >>> import minitape as tf
+        >>> x = tf.constant(2.0)
+        >>> with tf.events.timeline() as events, tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.sin(x)
+        >>> events.player(names=locals()).looks(-1)["v0"]
+        ('user', ['x', 'float32[]', '2'])
+        """
+        index = range(len(self.frames))[index]
+        looks: Looks = {}
+        for frame in self.frames[:index + 1]:
+            looks.update(frame.changes)
+        return looks
+
+    def frame_svg(self, index: int) -> str:
+        """Frame ``index`` as SVG on its own (the one layout, restyled).
+
+        >>> import minitape as tf
+        >>> with tf.events.timeline() as events:
+        ...     tf.print("hello")
+        hello
+        >>> events.player().frame_svg(0).startswith("<svg")
+        True
+        """
+        return self.layout.svg_with(self.looks(index))
 
     # -- the self-contained page ---------------------------------------------
     def to_html(self) -> str:
-        """The player as HTML with inline JavaScript: plays anywhere, no server, no network.
+        """The player as HTML with inline SVG and JavaScript: plays anywhere, no server, no network.
+
+        Without JavaScript (an untrusted notebook) it shows the last frame.
 
         >>> import minitape as tf
         >>> with tf.events.timeline() as events:
@@ -119,63 +193,41 @@ class Player:
         >>> html.startswith('<div id="minitape-player-'), "<script>" in html
         (True, True)
         """
-        pid = self.dom_id
-        frames = "".join(
-            f'<div class="minitape-slide" data-index="{f.index}" style="display:{"block" if f.index == 0 else "none"}">'
-            f'{f.html(len(self.frames), self.peak)}</div>' for f in self.frames)
-        last = len(self.frames) - 1
-        return f"""<div id="{pid}" class="minitape-player">
-<div style="display:flex;gap:8px;align-items:center;font:13px sans-serif">
-<button class="minitape-play" title="play / pause">▶</button>
-<button class="minitape-prev" title="step back">◀</button>
-<button class="minitape-next" title="step forward">▶▶</button>
-<input class="minitape-slider" type="range" min="0" max="{last}" value="0" style="flex:1">
-<span class="minitape-position">1 / {last + 1}</span></div>
-{frames}
-<script>
-(function () {{
-  var root = document.getElementById("{pid}");
-  var slides = root.querySelectorAll(".minitape-slide"), slider = root.querySelector(".minitape-slider");
-  var play = root.querySelector(".minitape-play"), timer = null;
-  function show(i) {{
-    i = Math.max(0, Math.min({last}, i));
-    slides.forEach(function (s) {{ s.style.display = (+s.dataset.index === i) ? "block" : "none"; }});
-    slider.value = i; root.dataset.frame = i;
-    root.querySelector(".minitape-position").textContent = (i + 1) + " / {last + 1}";
-  }}
-  function stop() {{ clearInterval(timer); timer = null; play.textContent = "▶"; }}
-  play.onclick = function () {{
-    if (timer) {{ stop(); return; }}
-    if (+slider.value >= {last}) show(0);
-    play.textContent = "⏸";
-    timer = setInterval(function () {{ if (+slider.value >= {last}) stop(); else show(+slider.value + 1); }}, 700);
-  }};
-  root.querySelector(".minitape-prev").onclick = function () {{ stop(); show(+slider.value - 1); }};
-  root.querySelector(".minitape-next").onclick = function () {{ stop(); show(+slider.value + 1); }};
-  slider.oninput = function () {{ stop(); show(+slider.value); }};
-  show(0);
-}})();
-</script></div>"""
+        return page(self)
 
-    def save(self, path: str) -> None:
-        """Write the player as a standalone web page.
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the player as a web page (``.html``), or as an animated image for slides (``.gif``, ``.png``).
+
+        An animated PNG keeps every colour; a GIF plays everywhere.
 
         >>> import minitape as tf, os, tempfile
         >>> with tf.events.timeline() as events:
         ...     tf.print("hello")
         hello
-        >>> path = os.path.join(tempfile.mkdtemp(), "player.html")
-        >>> events.player().save(path)
-        >>> open(path, encoding="utf-8").read().startswith("<!DOCTYPE html>")
+        >>> folder = tempfile.mkdtemp()
+        >>> events.player().save(os.path.join(folder, "player.html"))
+        >>> open(os.path.join(folder, "player.html"), encoding="utf-8").read().startswith("<!DOCTYPE html>")
         True
+        >>> events.player().save(os.path.join(folder, "player.gif"))
+        >>> open(os.path.join(folder, "player.gif"), "rb").read(6)
+        b'GIF89a'
         """
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>minitape</title></head>"
-                         f"<body>{self.to_html()}</body></html>")
+        suffix = os.path.splitext(os.fspath(path))[1].lower()
+        if suffix in (".html", ".htm"):
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(static_page(self))
+        elif suffix in (".gif", ".png", ".apng"):
+            from minitape.viz.animate import save_animation
+            save_animation(self, path, "GIF" if suffix == ".gif" else "PNG")
+        else:
+            raise ValueError(f"Player.save: cannot write {suffix or 'a file without a suffix'!r}; "
+                             f"name the file .html (a web page), .gif or .png (an animated image).")
 
-    # -- the widgets -----------------------------------------------------------
+    # -- live control in a kernel -------------------------------------------------
     def widget(self) -> Any:
-        """The player as ipywidgets: play and slider are linked in the browser to a stack of frames.
+        """ipywidgets for a live kernel: a play button and slider (linked in the browser) driving the frame shown.
+
+        The page of ``to_html`` needs no kernel; this is for code that steers the player.
 
         >>> import minitape as tf
         >>> x = tf.constant(1.0)
@@ -183,30 +235,25 @@ class Player:
         ...     tape.watch(x)
         >>> box = events.player().widget()
         >>> [type(child).__name__ for child in box.children]
-        ['HBox', 'Stack']
+        ['HBox', 'HTML']
         """
         import ipywidgets as widgets
 
-        last = len(self.frames) - 1
-        play = widgets.Play(min=0, max=last, interval=700, description="play")
-        slider = widgets.IntSlider(min=0, max=last, readout=True, layout=widgets.Layout(flex="1"))
-        stack = widgets.Stack([widgets.HTML(f.html(len(self.frames), self.peak)) for f in self.frames], selected_index=0)
-        back, forward = widgets.Button(description="◀", layout=widgets.Layout(width="3em")), \
-            widgets.Button(description="▶▶", layout=widgets.Layout(width="3em"))
-        back.on_click(lambda _: setattr(slider, "value", max(0, slider.value - 1)))
-        forward.on_click(lambda _: setattr(slider, "value", min(last, slider.value + 1)))
+        last = len(self.frames)
+        play = widgets.Play(min=1, max=last, interval=700, description="play")
+        slider = widgets.IntSlider(min=1, max=last, readout=True, description="step", layout=widgets.Layout(flex="1"))
+        view = widgets.HTML(frame_html(self, 0))
         widgets.jslink((play, "value"), (slider, "value"))
-        widgets.jslink((slider, "value"), (stack, "selected_index"))
-        return widgets.VBox([widgets.HBox([play, back, forward, slider]), stack])
+        slider.observe(lambda change: setattr(view, "value", frame_html(self, change["new"] - 1)), names="value")
+        return widgets.VBox([widgets.HBox([play, slider]), view])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        bundle = {"text/html": self.to_html(), "text/plain": f"<minitape Player: {len(self.frames)} frames>"}
-        try:
-            bundle.update(self.widget()._repr_mimebundle_(include=include, exclude=exclude) or {})
-        except ImportError:
-            pass
-        bundle["text/html"] = self.to_html()      # what a page without the widget manager shows
-        return bundle
+        # Only the self-contained page: a widget view would hide it in every export (nbconvert,
+        # the docs site), where no widget manager runs.
+        return {"text/html": self.to_html(), "text/plain": repr(self)}
+
+    def __repr__(self) -> str:
+        return f"<minitape Player: {len(self.frames)} frames>"
 
 
 def _sample(n: int, most: int) -> list[int]:

@@ -25,13 +25,41 @@ def to_svg(dot: str) -> str:
     >>> svg.startswith("<?xml"), svg.count('class="node"')
     (True, 2)
     """
+    with _first_layout_quietly():
+        return _pygraphviz().AGraph(string=dot).draw(format="svg", prog="dot").decode("utf-8")
+
+
+def laid_out(dot: str) -> "pygraphviz.AGraph":  # noqa: F821  (imported on first use)
+    """DOT text laid out once by Graphviz's ``dot``: a graph whose nodes, edges and clusters have positions.
+
+    >>> from minitape.viz.render import laid_out
+    >>> laid_out("digraph { a -> b }").get_node("a").attr["pos"] != ""
+    True
+    """
+    graph = _pygraphviz().AGraph(string=dot)
+    with _first_layout_quietly():
+        graph.layout(prog="dot")
+    return graph
+
+
+def draw(graph: "pygraphviz.AGraph", format: str) -> bytes:  # noqa: F821
+    """A laid-out graph drawn as ``format`` ("svg", "png") where its positions say: nothing is laid out again.
+
+    >>> from minitape.viz.render import draw, laid_out
+    >>> draw(laid_out("digraph { a -> b }"), "png")[:4]
+    b'\\x89PNG'
+    """
+    with _first_layout_quietly():
+        return graph.draw(format=format, prog="nop2")
+
+
+def _pygraphviz():
     try:
         import pygraphviz
     except ImportError:  # pragma: no cover - pygraphviz is a dependency
         raise ImportError("Rendering pictures needs pygraphviz >= 2.0 (its wheels include Graphviz): "
                           "pip install 'pygraphviz>=2.0'") from None
-    with _first_layout_quietly():
-        return pygraphviz.AGraph(string=dot).draw(format="svg", prog="dot").decode("utf-8")
+    return pygraphviz
 
 
 _fonts_loaded = False

@@ -1,59 +1,52 @@
 """Visualisation: pictures of a tape, and of any moment of a timeline.
 
-A :class:`Scene` is what a picture shows at one moment.  It is built by
-replaying events (see :mod:`minitape.core.events`) one by one, so the same code draws
+A ``Scene`` is what a picture shows at one moment.  It is built by
+replaying events (see ``events``) one by one, so the same code draws
 a finished tape, the forward pass half-way, or the backward pass in the middle
-of recomputing a checkpoint.  :meth:`Scene.to_dot` writes Graphviz DOT (:mod:`minitape.viz.dot`), with
-stable node names so that the text can be compared in tests; :meth:`Scene.to_svg`
-lays it out (:mod:`minitape.viz.render`).
+of recomputing a checkpoint.  ``to_dot`` writes Graphviz DOT (``minitape.viz.dot``), with
+stable node names so that the text can be compared in tests; ``to_svg``
+lays it out (``minitape.viz.render``).
 
-What the picture shows:
+Every number a scene shows is one the public API gave at that moment:
 
-* values as ellipses, with their name (from ``names=locals()``), type, value and
-  gradient when small; yellow: the user's; blue: saved by the tape for the
-  backward pass; dashed: computed, then not kept;
-* ops as boxes; a checkpointed call (``recompute_grad``, ``custom_gradient``,
-  ``checkpoint_chain``) as a dashed cluster; ops recorded while recomputing it
-  are orange and drawn inside it; the backward step in progress has a red border.
+* a value's ``grad`` is ``tape.gradient(target, value)``: written when the backward pass
+  has it complete (an entry's outputs when the entry is reached, the tape's leaves when the
+  pass ends), and cleared when a new ``gradient`` call starts;
+* the memory of each tape is its ``memory_info()``, as carried by the last event that
+  named the tape (a tape's holding changes only at such events); a recomputation's local
+  tape has its own row while it lives; *together* is their sum, and its peak the most
+  that sum has been.
+
+Nodes keep their names across recomputations: the k-th op recomputed for a checkpoint is
+the same node every time that checkpoint is recomputed (a persistent tape's second
+``gradient``), so a player lays the whole timeline out once.
 
 >>> import minitape as tf
 >>> x = tf.constant(2.0)
 >>> with tf.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = tf.tanh(x * x)
->>> print(tf.viz.Scene.of_tape(tape, names={"x": x, "y": y}).to_dot(legend=False))
-digraph tape {
-  graph [rankdir=TB, fontname="Helvetica", fontsize=10, nodesep=0.3, ranksep=0.3];
-  node [fontname="Helvetica", fontsize=10];
-  edge [arrowsize=0.6];
-  v0 [label="x\\nfloat32[]\\n2", shape=ellipse, style="filled", fillcolor="#fff3b0"];
-  v1 [label="#1\\nfloat32[]", shape=ellipse, style="dashed"];
-  v2 [label="y\\nfloat32[]\\n0.999329329", shape=ellipse, style="filled", fillcolor="#cfe8ff"];
-  o0 [label="multiply", shape=box, style="rounded,filled", fillcolor="#eeeeee"];
-  o1 [label="tanh", shape=box, style="rounded,filled", fillcolor="#eeeeee"];
-  v0 -> o0;
-  v0 -> o0;
-  o0 -> v1;
-  v1 -> o1;
-  o1 -> v2;
-}
+>>> scene = tf.viz.Scene.of_tape(tape, names={"x": x, "y": y})
+>>> [scene.look(key) for key in scene.values]
+[('user', ['x', 'float32[]', '2']), ('discarded', ['#1', 'float32[]']), ('saved', ['y', 'float32[]', '0.999329329'])]
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from minitape.core import arrays
+from minitape.autodiff.memory import HeldMemory
 from minitape.core.events import Event
 from minitape.core.tensor import Tensor, Variable, wrap
-from minitape.viz.dot import OpNode, ValueNode, to_dot, value_style
+from minitape.viz.dot import OpNode, ValueNode, to_dot
+from minitape.viz.memory import Local, Tapes, describe_kept
+from minitape.viz.names import name_map, short, tape_names
 from minitape.viz.render import to_svg
 
 
 @dataclass(repr=False)
 class Scene:
-    """What a picture shows at one moment; :meth:`apply` moves it on by one event.
+    """What a picture shows at one moment; ``apply`` moves it on by one event.
 
     >>> import minitape as tf
     >>> x = tf.constant(1.0)
@@ -64,19 +57,34 @@ class Scene:
     >>> [value.name for value in scene.values.values()], [op.name for op in scene.ops.values()]
     (['x', 'y'], ['exp'])
     >>> scene.said
-    'recorded exp, keeping output (4 bytes)'
+    'recorded exp, keeping y (+4 bytes)'
     """
 
     names: dict[int, str] = field(default_factory=dict)
-    values: dict[int, ValueNode] = field(default_factory=dict)
-    ops: dict[int, OpNode] = field(default_factory=dict)
-    main_tape: Any = None
-    recomputing: list[int] = field(default_factory=list)     # checkpoints being recomputed, innermost last
-    current: int | None = None
+    values: dict[str, ValueNode] = field(default_factory=dict)
+    ops: dict[str, OpNode] = field(default_factory=dict)
+    clusters: dict[str, str] = field(default_factory=dict)     # a recomputed call's key -> its cluster's look
+    links: list[tuple[str, str]] = field(default_factory=list)  # a value -> the fresh copy a local tape watches
+    tapes: Tapes = field(default_factory=Tapes)
+    current: str | None = None
     phase: str = "forward"
     trace: str = ""
-    memory: dict[str, int] = field(default_factory=lambda: {"current": 0, "peak": 0})
     said: str = "nothing yet"
+    dirty: set[str] = field(default_factory=set)               # elements changed since the player last looked
+
+    def __post_init__(self) -> None:
+        self._ids: dict[int, str] = {}          # a value of the user's tapes: tensor id -> node key
+        self._entries: dict[int, str] = {}      # an entry of the user's tapes: id(entry) -> node key
+        self._reserved: dict[int, str] = {}     # a call known before it is recorded (checkpoint_chain)
+        self._slots: dict[tuple, str] = {}      # (run, kind, k) -> node key: recomputations reuse their nodes
+        self._pending: Local | None = None      # a recomputation started; its local tape not yet seen
+        self._locals: dict[int, Local] = {}     # id(local tape) -> its recomputation
+        self._passes: dict[int, dict[int, Any]] = {}    # id(tape) -> gradients flowing into its leaves so far
+        self._made = {"v": 0, "o": 0}          # node keys handed out: v0, v1...; o0, o1...
+
+    def _new_key(self, kind: str) -> str:
+        self._made[kind] += 1
+        return f"{kind}{self._made[kind] - 1}"
 
     # -- building -------------------------------------------------------------
     @classmethod
@@ -92,10 +100,12 @@ class Scene:
         ['exp', 'sin']
         """
         scene = cls(names=name_map(names))
-        scene.main_tape = tape
-        memory = tape.memory_info()             # recording is over: one count holds for every entry
-        for entry in tape.entries():
-            scene.apply(Event("op", {"tape": tape, "entry": entry, "memory": memory}))
+        scene.tapes.names = tape_names(names)
+        held, entries = HeldMemory(tape.first_id), tape.entries()
+        for k, entry in enumerate(entries):      # what memory_info() said after each entry was recorded
+            held.count(entries[:k + 1])
+            scene.apply(Event("op", {"tape": tape, "entry": entry, "memory": held.as_dict()}))
+        scene.current = None                     # a tape drawn whole: no step is in progress
         return scene
 
     def apply(self, event: Event) -> None:
@@ -107,82 +117,200 @@ class Scene:
         >>> scene.said, scene.trace
         ("printed 'hello'", 'hello\\n')
         """
+        self.tapes.close_finished()
         handler = getattr(self, "_on_" + event.kind, None)
         if handler is not None:
             handler(**event.data)
-        if event.data.get("memory") is not None and event.data.get("tape", self.main_tape) is self.main_tape:
-            self.memory = event.data["memory"]
+
+    def _scope(self, tape: Any) -> Local | None:
+        """The recomputation ``tape`` records for, claiming the one just started; None for the user's tapes."""
+        local = self._locals.get(id(tape))
+        if local is None and self._pending is not None and not self.tapes.knows(tape):
+            local, self._pending = self._pending, None
+            local.tape = tape
+            self._locals[id(tape)] = local
+            self.tapes.add(tape, local.label, local=True)
+        elif local is None:
+            self.tapes.add(tape)
+        return local
 
     def _on_watch(self, tape: Any, tensor: Any, memory: dict) -> None:
-        if self.main_tape is None:
-            self.main_tape = tape
-        if tape is self.main_tape:
-            self._value(tensor._id, tensor).users = True
-        elif self.recomputing:                     # a recomputation's local tape watches the call's inputs
-            self._value(tensor._id, tensor, self.recomputing[-1])
-        else:
-            return
-        self.said = f"the tape watches {self.values[tensor._id].name}"
+        local = self._scope(tape)
+        self.tapes.remember(tape, memory)
+        if local is None:
+            key = self._value(self._ids, tensor._id, tensor, tape)
+            self.values[key].users = True
+            self.said = f"the tape watches {self.values[key].name}"
+        elif local.cluster is not None:
+            key = self._ids[tensor._id] if isinstance(tensor, Variable) and tensor._id in self._ids else None
+            if key is None:               # a fresh copy of one of the call's inputs
+                outer = local.copies.pop(0) if local.copies else None
+                name = f"copy of {self.values[outer].name}" if outer else local.input_name
+                key = self._value(local.ids, tensor._id, tensor, tape, local, name)
+                self.values[key].users = True
+                if outer is not None and (outer, key) not in self.links:
+                    self.links.append((outer, key))
+            self.said = f"the local tape watches {self.values[key].name}"
 
     def _on_op(self, tape: Any, entry: Any, memory: dict) -> None:
-        if self.main_tape is None:
-            self.main_tape = tape
-        inside = self.recomputing[-1] if self.recomputing and tape is not self.main_tape else None
-        if tape is not self.main_tape and inside is None:
-            return                                   # another tape's business
-        node = OpNode(entry.label, list(entry.inputs), list(entry.outputs), cluster=inside,
-                      checkpoint=entry.is_call, recomputed=inside is not None)
-        self.ops[id(entry)] = node
-        held = entry.kept()
-        kept = {id(t) for _, t in held}
-        for i, spec in zip(entry.inputs, entry.input_specs()):
-            value = self._value(i, spec, inside)
-            value.saved = value.saved or id(spec) in kept
-        for i, spec in zip(entry.outputs, entry.output_specs()):
-            value = self._value(i, spec, inside)
-            value.saved = value.saved or id(spec) in kept
-        verb = "recomputed" if inside is not None else "recorded"
-        self.said = f"{verb} {node.name}" + (f", keeping {_describe_kept(held)}" if kept else ", keeping nothing")
+        local = self._scope(tape)
+        added = self.tapes.remember(tape, memory)
+        if local is not None and local.cluster is None:
+            return
+        ids = self._ids if local is None else local.ids
+        key = self._entries.get(id(entry)) if local is None else None
+        if key is None:                                  # a new entry (nested tapes record the same one)
+            key = self._op_key(entry, local)
+            node = OpNode(entry.label, [], [], cluster=local and local.cluster, checkpoint=entry.is_call,
+                          recomputed=local is not None)
+            node.inputs = [self._input(i, spec, tape, local) for i, spec in zip(entry.inputs, entry.input_specs())]
+            node.outputs = [self._value(ids, i, spec, tape, local) for i, spec in zip(entry.outputs, entry.output_specs())]
+            self.ops[key] = node
+        node = self.ops[key]
+        held = {id(t) for _, t in entry.kept()}
+        kept = [k for k, spec in zip(node.inputs + node.outputs, entry.input_specs() + entry.output_specs())
+                if id(spec) in held]
+        for k in kept:
+            self.values[k].saved = True
+            self.tapes.keeps(tape, k)
+            self.dirty.add(k)
+        self._set_current(key)
+        names = [self.values[k].name for k in kept]
+        verb = "recorded" if local is None else "recomputed"
+        self.said = f"{verb} {node.name}, " + describe_kept(names, added)
+
+    def _input(self, tensor_id: int, spec: Any, tape: Any, local: Local | None) -> str:
+        """The node an entry reads: inside a recomputation, what is older than its local tape (a variable,
+        a value the function captured) is the user's tapes' node, drawn once."""
+        if local is None or tensor_id in local.ids:
+            return self._value(self._ids if local is None else local.ids, tensor_id, spec, tape, local)
+        if tensor_id in self._ids or tensor_id < tape.first_id:
+            return self._value(self._ids, tensor_id, spec, tape)
+        return self._value(local.ids, tensor_id, spec, tape, local)
+
+    def _op_key(self, entry: Any, local: Local | None) -> str:
+        if local is None:
+            key = self._reserved.pop(id(entry), None) or self._new_key("o")
+            self._entries[id(entry)] = key
+            return key
+        slot = (local.run, "o", local.ops)
+        local.ops += 1
+        key = self._slots.get(slot) or self._reserved.pop(id(entry), None) or self._new_key("o")
+        self._slots[slot] = local.entries[id(entry)] = key
+        return key
+
+    def _value(self, ids: dict[int, str], tensor_id: int, spec: Any, tape: Any, local: Local | None = None,
+               name: str | None = None) -> str:
+        key = ids.get(tensor_id)
+        if key is None and local is not None:
+            slot = (local.run, "v", local.values)
+            local.values += 1
+            key = self._slots.get(slot) or self._slots.setdefault(slot, self._new_key("v"))
+            ids[tensor_id] = key
+        elif key is None:
+            key = ids[tensor_id] = self._new_key("v")
+        node = self.values.get(key)
+        if node is None or node.tensor_id != tensor_id:        # new, or a recomputation's new value in its slot
+            fresh = ValueNode(name or self.names.get(tensor_id, f"#{key[1:]}"),
+                              cluster=local and local.cluster, tensor_id=tensor_id)
+            fresh.users = isinstance(spec, Variable) or tensor_id < tape.first_id
+            node = self.values[key] = fresh
+        if isinstance(spec, Variable):              # a variable itself: its value now, if nothing better is known
+            node.spec = node.spec if node.spec is not None else wrap(spec._value, spec._id)
+        elif isinstance(spec, Tensor) or node.spec is None:
+            node.spec = spec        # the value (an op's reading of a variable: its value then), else its shape and dtype
+        node.shown = True
+        self.dirty.add(key)
+        return key
+
+    def _set_current(self, key: str | None) -> None:
+        self.dirty.update(k for k in (self.current, key) if k is not None)
+        self.current = key
 
     def _on_checkpoint_enter(self, function: str, memory: Any = None) -> None:
-        self.said = f"calling {function} with the tape paused: nothing inside is recorded"
+        self.said = f"calling {short(function)} with the tapes paused: nothing inside is recorded"
 
     def _on_checkpoint_leave(self, function: str, entry: Any, memory: Any = None) -> None:
-        self.said = f"recorded one entry for {function}: its inputs, not its activations"
+        self.said = (f"recorded one entry for {short(function)}: its inputs, not its activations" if entry is not None
+                     else f"{short(function)} returned; no tape records it")
 
     def _on_gradient_start(self, tape: Any, memory: dict) -> None:
-        if tape is self.main_tape:
+        local = self._scope(tape)
+        self.tapes.remember(tape, memory)
+        self._passes[id(tape)] = {}
+        if local is None:             # a new gradient: the last one's numbers leave the picture
+            for key, node in self.values.items():
+                if node.grad is not None:
+                    node.grad = None
+                    self.dirty.add(key)
+            for key, op in self.ops.items():
+                if op.done:
+                    op.done = False
+                    self.dirty.add(key)
             self.phase = "backward"
-            self.said = "gradient: playing the tape backwards"
+            self.said = f"{self.tapes.label(tape)}.gradient: playing the tape backwards, last entry first"
+
+    def _on_backward_step(self, tape: Any, entry: Any, output_grads: list, input_grads: list,
+                          memory: Any = None) -> None:
+        local = self._locals.get(id(tape))
+        self.tapes.remember(tape, memory)
+        key = (self._entries if local is None else local.entries).get(id(entry))
+        if key is None or id(tape) not in self._passes:
+            return
+        ids = self._ids if local is None else local.ids
+        for i, g in zip(entry.outputs, output_grads):          # complete: every later entry has run
+            if g is not None and i in ids:
+                self.values[ids[i]].grad = g.numpy()
+                self.dirty.add(ids[i])
+        flowing = self._passes[id(tape)]
+        for i, g in zip(entry.inputs, input_grads):
+            if g is not None:
+                flowing[i] = flowing[i] + g.numpy() if i in flowing else g.numpy()
+        self.ops[key].done = True
+        self._set_current(key)
+        self.said = f"backward through {self.ops[key].name}: gradients flow to its inputs"
 
     def _on_gradient_end(self, tape: Any, memory: dict) -> None:
-        if tape is self.main_tape:
-            self.phase, self.current = "done", None
-            self.said = "gradient done" + (": the tape let go of what it held" if memory["current"] == 0 else "")
-
-    def _on_backward_step(self, entry: Any, output_grads: list, input_grads: list, tape: Any = None,
-                          memory: Any = None) -> None:
-        if id(entry) not in self.ops:
-            return
-        self.current = id(entry)
-        for i, g in zip(entry.outputs, output_grads):
-            if g is not None and i in self.values:
-                self.values[i].grad = g.numpy()
-        for i, g in zip(entry.inputs, input_grads):
-            if g is not None and i in self.values:
-                node = self.values[i]
-                node.grad = g.numpy() if node.grad is None else node.grad + g.numpy()
-        self.said = f"backward through {self.ops[id(entry)].name}: gradients flow to its inputs"
+        local = self._locals.get(id(tape))
+        held = self.tapes.held(tape)
+        self.tapes.remember(tape, memory)
+        ids = self._ids if local is None else local.ids
+        for i, g in self._passes.pop(id(tape), {}).items():        # the leaves' gradients are complete now
+            if i in ids and self.values[ids[i]].grad is None:
+                self.values[ids[i]].grad = g
+                self.dirty.add(ids[i])
+        for key in self.tapes.release(tape) if memory["current"] == 0 else []:
+            self.values[key].released = True
+            self.dirty.add(key)
+        if local is not None:
+            del self._locals[id(tape)]
+            self.tapes.close(tape)
+            if local.cluster is not None:
+                self._cluster(local.cluster, "cluster-done")
+            self.said = f"the local tape lets go of the recomputation ({held:,} bytes)"
+        else:
+            self.phase = "done"
+            self._set_current(None)
+            let_go = memory["current"] == 0 and held
+            self.said = "gradient done" + (f": the tape let go of what it held ({held:,} bytes)" if let_go else "")
 
     def _on_recompute_start(self, function: str, entry: Any, memory: Any = None) -> None:
-        self.recomputing.append(id(entry))
-        self.current = id(entry)
-        self.said = f"recomputing {function} under a local tape"
+        key = self._key_of(entry)
+        # The local tape watches a fresh copy of each floating argument, in order (the arguments
+        # come first among the inputs, then the variables read, which it watches themselves).
+        copies = [self._ids.get(i) or self._local_key(i) for i, spec in zip(entry.inputs, entry.input_specs())
+                  if spec.dtype.is_floating]
+        self._pending = Local(key, key, [c for c in copies if c is not None], label=f"local tape ({short(function)})")
+        if key is not None:
+            self._cluster(key, "cluster")
+            self._set_current(key)
+        self.said = f"recomputing {short(function)}: its ops run again, recorded on a local tape"
 
     def _on_recompute_end(self, function: str, entry: Any, tape: Any, memory: Any = None) -> None:
-        if self.recomputing and self.recomputing[-1] == id(entry):
-            self.recomputing.pop()
-        self.said = f"recomputed {function}; now differentiating the recomputation"
+        self._scope(tape)
+        self.tapes.remember(tape, memory)
+        self.said = (f"recomputed {short(function)}: its local tape holds {self.tapes.held(tape):,} bytes; "
+                     f"now differentiating the recomputation")
 
     def _on_print(self, text: str, memory: Any = None) -> None:
         self.trace += text
@@ -190,18 +318,45 @@ class Scene:
 
     def _on_schedule(self, entry: Any, action: tuple, memory: Any = None) -> None:
         self.said = f"checkpoint_chain: {action[0]} {' → '.join(str(a) for a in action[1:])}"
+        if action[0] == "record":                # the step runs under a tape of its own: drawn in the chain's cluster
+            key = self._key_of(entry)
+            if key is None:
+                key = self._reserved[id(entry)] = self._new_key("o")
+            self._pending = Local(key, f"{key}:{action[1]}", [], label=f"step {action[1]}'s tape",
+                                  input_name=f"state {action[1]}")
+            self._cluster(key, "cluster")
 
-    def _value(self, key: int, spec: Any, cluster: int | None = None) -> ValueNode:
-        node = self.values.get(key)
-        if node is None:
-            node = self.values[key] = ValueNode(self.names.get(key, f"#{len(self.values)}"), cluster=cluster)
-            first = self.main_tape.first_id if self.main_tape is not None else 0
-            node.users = isinstance(spec, Variable) or key < first     # older than the tape: the user's
-        if isinstance(spec, Variable):
-            spec = wrap(spec._value, spec._id)      # its value now: assigning replaces a variable's array
-        if node.spec is None or (isinstance(spec, Tensor) and not isinstance(node.spec, Tensor)):
-            node.spec = spec        # the best known: the value, else a record of its shape and dtype
-        return node
+    def _cluster(self, key: str, look: str) -> None:
+        self.clusters[key] = look
+        self.dirty.add("c_" + key)
+
+    def _key_of(self, entry: Any) -> str | None:
+        """The node of ``entry``, wherever it was recorded (None if no drawn tape recorded it)."""
+        for local in self._locals.values():
+            if id(entry) in local.entries:
+                return local.entries[id(entry)]
+        return self._entries.get(id(entry)) or self._reserved.get(id(entry))
+
+    def _local_key(self, tensor_id: int) -> str | None:
+        return next((local.ids[tensor_id] for local in self._locals.values() if tensor_id in local.ids), None)
+
+    # -- what the player asks --------------------------------------------------
+    def look(self, key: str) -> tuple[str, list[str]]:
+        """How element ``key`` looks now: its look's name (see ``LOOKS``) and label lines.
+
+        >>> import minitape as tf
+        >>> x = tf.constant(1.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.sin(x)
+        >>> tf.viz.Scene.of_tape(tape, names={"x": x}).look("v0")
+        ('user', ['x', 'float32[]', '1'])
+        """
+        if key.startswith("c_"):
+            return self.clusters.get(key[2:], "hidden"), []
+        node = self.values[key] if key in self.values else self.ops[key]
+        look = node.look()
+        return (look + " current" if key == self.current and look != "hidden" else look), node.lines()
 
     # -- drawing --------------------------------------------------------------
     def to_dot(self, max_nodes: int = 200, legend: bool = True) -> str:
@@ -236,47 +391,3 @@ class Scene:
     def __repr__(self) -> str:
         # Short: Jupyter shows this text beside the picture, and a long tape has many nodes.
         return f"<Scene: {len(self.ops):,} ops, {len(self.values):,} values; {self.said}>"
-
-
-def _describe_kept(kept: list[tuple[int | str, Tensor]]) -> str:
-    size = sum(arrays.nbytes(t._value) for _, t in kept)
-    roles = ", ".join(f"input {r}" if isinstance(r, int) else str(r) for r, _ in kept)
-    return f"{roles} ({size:,} bytes)"
-
-
-def value_svg(value: Any, name: str = "") -> str:
-    """A tensor or variable drawn alone: its name, type and (small) value.
-
-    >>> import minitape as tf
-    >>> svg = tf.viz.value_svg(tf.constant([1.0, 2.0]), "x")
-    >>> svg.startswith("<?xml"), "float32[2]" in svg
-    (True, True)
-    """
-    scene = Scene()
-    node = scene._value(value._id, value)
-    node.name, node.users = name or type(value).__name__, isinstance(value, Variable)
-    return to_svg("digraph value {\n  node [fontname=\"Helvetica\", fontsize=10];\n"
-                  f"  v0 [{value_style(node)}];\n}}")
-
-
-def name_map(names: dict[str, Any] | None) -> dict[int, str]:
-    """``names=locals()`` as a map from value id to the user's name for it.
-
-    Only tensors and variables count, and names starting with ``_`` are left out.
-
-    >>> import minitape as tf
-    >>> x = tf.constant(1.0)
-    >>> tf.viz.name_map({"x": x, "_x": x, "n": 3}) == {x._id: "x"}
-    True
-    """
-    if names is None:
-        return {}
-    if not isinstance(names, Mapping):
-        raise TypeError(f"names (a picture's labels) must be a dict from names to tensors, such as locals(); "
-                        f"got {type(names).__name__}.")
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"names (a picture's labels) must map str names to tensors, as locals() does; "
-                            f"got the key {name!r} ({type(name).__name__}). Use str keys: names={{'x': x}}.")
-    return {value._id: name for name, value in names.items()
-            if isinstance(value, Tensor | Variable) and not name.startswith("_")}

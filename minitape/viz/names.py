@@ -1,0 +1,59 @@
+"""Names in pictures: the user's names for values and tapes (``names=locals()``), and short function names.
+
+>>> import minitape as tf
+>>> x = tf.constant(1.0)
+>>> tf.viz.name_map({"x": x}) == {x._id: "x"}
+True
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from minitape.autodiff.tape import GradientTape
+from minitape.core.tensor import Tensor, Variable
+
+
+def short(function: str) -> str:
+    """A function's name without the scopes it was defined in: ``f.<locals>.g`` is ``g``.
+
+    >>> from minitape.viz.scene import short
+    >>> short("seed_function_timeline.<locals>.my_function")
+    'my_function'
+    """
+    return function.rsplit(".", 1)[-1] if ".<locals>." in function else function
+
+
+def name_map(names: dict[str, Any] | None) -> dict[int, str]:
+    """``names=locals()`` as a map from value id to the user's name for it.
+
+    Only tensors and variables count, and names starting with ``_`` are left out.
+
+    >>> import minitape as tf
+    >>> x = tf.constant(1.0)
+    >>> tf.viz.name_map({"x": x, "_x": x, "n": 3}) == {x._id: "x"}
+    True
+    """
+    if names is None:
+        return {}
+    if not isinstance(names, Mapping):
+        raise TypeError(f"names (a picture's labels) must be a dict from names to tensors, such as locals(); "
+                        f"got {type(names).__name__}.")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"names (a picture's labels) must map str names to tensors, as locals() does; "
+                            f"got the key {name!r} ({type(name).__name__}). Use str keys: names={{'x': x}}.")
+    return {value._id: name for name, value in names.items()
+            if isinstance(value, Tensor | Variable) and not name.startswith("_")}
+
+
+def tape_names(names: dict[str, Any] | None) -> dict[int, str]:
+    """The tapes among ``names=locals()``, as a map from ``id(tape)`` to the user's name for it.
+
+    >>> import minitape as tf
+    >>> tape = tf.GradientTape()
+    >>> tf.viz.scene.tape_names({"tape": tape, "x": 1}) == {id(tape): "tape"}
+    True
+    """
+    return {id(value): name for name, value in (names or {}).items()
+            if isinstance(value, GradientTape) and isinstance(name, str) and not name.startswith("_")}
