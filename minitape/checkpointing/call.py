@@ -19,9 +19,11 @@ to a custom gradient.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from minitape.core import nest
@@ -71,6 +73,53 @@ class CallEntry(Entry):
 
     def output_specs(self) -> list[Discarded]:
         return list(self._output_specs)
+
+
+class _Recomputation(threading.local):
+    depth = 0            # how many recomputations are running on this thread, one inside another
+
+
+_recomputation = _Recomputation()
+
+
+def is_recomputing() -> bool:
+    """Whether a checkpointed call is being run again, for the backward pass, on this thread.
+
+    The same signal a function taking ``is_recomputing`` receives, for code that does not take
+    it: a Keras layer holding state (``BatchNormalization``'s moving statistics) reads it, so
+    the state changes once per training step, not once more per recomputation.
+
+    >>> import minitape as tf
+    >>> from minitape.checkpointing import is_recomputing
+    >>> seen = []
+    >>> def block(x):
+    ...     seen.append(is_recomputing())
+    ...     return tf.sin(x)
+    >>> x = tf.constant(1.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.recompute_grad(block)(x)
+    >>> _ = tape.gradient(y, x)
+    >>> seen, is_recomputing()
+    ([False, True], False)
+    """
+    return _recomputation.depth > 0
+
+
+@contextlib.contextmanager
+def recomputing() -> Iterator[None]:
+    """Inside the block, :func:`is_recomputing` is true (checkpoints run their functions again in it).
+
+    >>> from minitape.checkpointing.call import is_recomputing, recomputing
+    >>> with recomputing():
+    ...     is_recomputing()
+    True
+    """
+    _recomputation.depth += 1
+    try:
+        yield
+    finally:
+        _recomputation.depth -= 1
 
 
 def output_tensors(result: Any, f: Callable) -> list[Tensor]:

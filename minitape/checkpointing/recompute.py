@@ -32,7 +32,7 @@ from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
 from minitape.checkpointing.call import (CallEntry, accepts_keyword, copy_metadata, name_of, output_tensors,
-                                         trainable_read)
+                                         recomputing, trainable_read)
 from minitape.ops import identity
 
 
@@ -135,7 +135,8 @@ class RecomputeEntry(CallEntry):
         with GradientTape() as local:
             local.watch([t for t in fresh if t.dtype.is_floating])
             local.watch(self.variables)
-            with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
+            # The forward pass's randomness again; state-holding layers see is_recomputing().
+            with random.replay(random.Source(self.seed)), recomputing():
                 result = self._run(args, kwargs, recomputing=True)
         events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
         outputs = output_tensors(result, self.function)

@@ -15,7 +15,10 @@ False
 from __future__ import annotations
 
 import collections
+import functools
+import math
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -29,10 +32,31 @@ _name_counts: collections.Counter = collections.Counter()
 
 
 def _unique_name(cls: type) -> str:
-    base = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    """Keras' default name: the class name in snake case (``Conv2D`` is ``conv2d``), numbered after the first."""
+    base = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", cls.__name__)
+    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
     count = _name_counts[base]
     _name_counts[base] += 1
     return base if count == 0 else f"{base}_{count}"
+
+
+class _CallContext(threading.local):
+    training: bool | None = None     # the training mode of the layer call in progress, for layers inside it
+
+
+_context = _CallContext()
+
+
+@functools.cache
+def takes_training(cls: type) -> bool:
+    """Whether a layer class's ``call`` accepts ``training`` (Keras passes it only to those that do).
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.core import takes_training
+    >>> takes_training(tf.keras.layers.Dropout), takes_training(tf.keras.layers.Dense)
+    (True, False)
+    """
+    return accepts_keyword(cls.call, "training", or_any_keyword=True)
 
 
 class Layer:
@@ -49,7 +73,10 @@ class Layer:
     (array([1., 2.], dtype=float32), ['scale/w:0'])
     """
 
-    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+    casts_inputs = True          # integer inputs become float32 (Embedding, which takes indices, says False)
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
+                 input_shape: tuple | None = None, **kwargs: Any) -> None:
         if kwargs:
             raise TypeError(f"{type(self).__name__} got unexpected keyword arguments: {sorted(kwargs)}")
         self._weights: list[Variable] = []
@@ -57,6 +84,8 @@ class Layer:
         self.trainable = trainable
         self.name = name or _unique_name(type(self))
         self.built = False
+        self.input_shape_hint = None if input_shape is None else tuple(input_shape)   # Sequential builds from it
+        self.output_shape: Any = None
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Track sub-layers (also in lists) so their variables belong to this layer too.
@@ -89,14 +118,38 @@ class Layer:
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        inputs = nest.pack_sequence_as(inputs, [_as_float(x) for x in nest.flatten(inputs)])
+        if self.casts_inputs:
+            inputs = nest.pack_sequence_as(inputs, [_as_float(x) for x in nest.flatten(inputs)])
         if not self.built:
-            first = nest.flatten(inputs)[0]
-            self.build(tuple(first.shape) if hasattr(first, "shape") else None)
+            shapes = [tuple(x.shape) if hasattr(x, "shape") else None for x in nest.flatten(inputs)]
+            self.build(shapes[0] if not nest.is_nested(inputs) or len(shapes) == 1 else shapes)
             self.built = True
-        if "training" in kwargs and not accepts_keyword(self.call, "training", or_any_keyword=True):
-            kwargs.pop("training")
-        return self.call(inputs, *args, **kwargs)
+        # As Keras: `training` given to an outer layer reaches the layers it calls without one.
+        training = kwargs.pop("training") if "training" in kwargs else _context.training
+        if training is not None and takes_training(type(self)):
+            kwargs["training"] = training
+        outer, _context.training = _context.training, training
+        try:
+            outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            _context.training = outer
+        self.output_shape = nest.pack_sequence_as(outputs, [(None, *x.shape[1:]) if isinstance(x, Tensor) else None
+                                                            for x in nest.flatten(outputs)])
+        return outputs
+
+    def count_params(self) -> int:
+        """How many numbers the layer's variables hold, sub-layers' included.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Dense(3)
+        >>> layer.build((None, 4))
+        >>> layer.count_params()                # a 4 x 3 kernel and 3 biases
+        15
+        """
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             f"You can build it manually via: `{self.name}.build(input_shape)`.")
+        return sum(math.prod(v.shape) for v in self.variables)
 
     def add_weight(self, name: str | None = None, shape: Any = None, dtype: Any = None,
                    initializer: str | Callable = "glorot_uniform", trainable: bool = True) -> Variable:
@@ -308,3 +361,25 @@ class ReLU(Layer):
         array([[0. , 0.5]], dtype=float32)
         """
         return ops.relu(inputs)
+
+
+class Activation(Layer):
+    """An activation function as a layer, given by name (``"relu"``, ``"softmax"``...) or as a callable.
+
+    >>> import minitape as tf
+    >>> tf.keras.layers.Activation("relu")(tf.constant([-1.0, 2.0])).numpy()
+    array([0., 2.], dtype=float32)
+    """
+
+    def __init__(self, activation: str | Callable, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs: Tensor) -> Tensor:
+        """The activation applied to ``inputs``.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Activation(tf.tanh).call(tf.constant([0.0])).numpy()
+        array([0.], dtype=float32)
+        """
+        return self.activation(inputs)
