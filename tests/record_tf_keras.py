@@ -6,7 +6,7 @@ Three kinds of record, each built the same way in both libraries from the specs 
 with the same weights (drawn here by NumPy and set into the layers):
 
 * ``layer/<case>``: one layer's output for a seeded input, and the gradients of
-  ``sum(output * u)`` with respect to the input and to each trainable weight; for
+  ``sum(output * upstream)`` with respect to the input and to each trainable weight; for
   BatchNormalization the moving statistics after the call too.
 * ``recompute_bn``: a BatchNormalization layer called (training) under ``tf.recompute_grad``,
   then differentiated: its moving mean after the forward pass and after the backward pass
@@ -150,9 +150,21 @@ def layer_input(name: str) -> np.ndarray:
     return rng.normal(size=shape).astype("float32")
 
 
-def differentiable(x: Any, weights: list) -> list:
-    """What the layer tests differentiate with respect to: the input unless it holds ids, and the weights."""
-    return ([x] if x.dtype.is_floating else []) + list(weights)
+def upstream(shape: tuple[int, ...]) -> np.ndarray:
+    """The gradient flowing into a layer's output: the tests differentiate ``sum(output * upstream)``."""
+    return np.random.default_rng(50).uniform(0.5, 1.5, shape).astype("float32")
+
+
+def run_layer(tf: Any, layer: Any, name: str) -> tuple[Any, list]:
+    """A layer case's output, and its gradients with respect to the input (unless it holds ids) and the
+    trainable weights; ``tf`` is TensorFlow or minitape, which speak the same dialect here."""
+    x = tf.constant(layer_input(name))
+    sources = ([x] if x.dtype.is_floating else []) + list(layer.trainable_weights)
+    with tf.GradientTape() as tape:
+        tape.watch(sources[:1] if x.dtype.is_floating else [])
+        out = layer(x, **LAYERS[name][3])
+        loss = tf.reduce_sum(out * tf.constant(upstream(tuple(out.shape))))
+    return out, tape.gradient(loss, sources)
 
 
 def weights_for(shapes: list[tuple[int, ...]], names: list[str], seed: int) -> list[np.ndarray]:
@@ -201,21 +213,13 @@ def fit_args(name: str, data: dict[str, np.ndarray]) -> dict[str, Any]:
 
 
 def record_layers(keras: Any, tf: Any, record: dict[str, Any]) -> None:
-    for name, (cls, kwargs, shape, call_kwargs) in sorted(LAYERS.items()):
+    for name, (cls, kwargs, shape, _) in sorted(LAYERS.items()):
         layer = getattr(keras.layers, cls)(**kwargs)
         layer.build(shape)
         if layer.weights:
             layer.set_weights(weights_for([tuple(w.shape) for w in layer.weights], [w.name for w in layer.weights],
                                           seed=sorted(LAYERS).index(name)))
-        x = tf.constant(layer_input(name))
-        sources = differentiable(x, layer.trainable_weights)
-        with tf.GradientTape() as tape:
-            tape.watch(sources[:1] if x.dtype.is_floating else [])
-            out = layer(x, **call_kwargs)
-            u = tf.constant(np.random.default_rng(50).uniform(0.5, 1.5, out.shape).astype("float32"))
-            loss = tf.reduce_sum(out * u)
-        grads = tape.gradient(loss, sources)
-        record[f"layer/{name}/u"] = u.numpy()
+        out, grads = run_layer(tf, layer, name)
         record[f"layer/{name}/output"] = out.numpy()
         for k, g in enumerate(grads):
             record[f"layer/{name}/grad{k}"] = tf.convert_to_tensor(g).numpy()     # an Embedding's is IndexedSlices

@@ -207,3 +207,37 @@ def test_sequential_with_input_shape_is_built_at_once():
     model = tf.keras.Sequential([layers.Conv2D(2, 3, input_shape=(8, 8, 1)), layers.Flatten(), layers.Dense(1)])
     assert model.built and [layer.output_shape for layer in model.layers] == [(None, 6, 6, 2), (None, 72), (None, 1)]
     assert model.count_params() == 20 + 73
+
+
+def test_a_residual_chain_holds_what_the_theory_says():
+    """docs/keras-checkpointing.md: a BN keeps 2A + 16C + 4 bytes, a block two BNs and two ReLU outputs."""
+    class Block(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = (layers.Conv2D(3, 3, padding="same", use_bias=False) for _ in range(2))
+            self.bn1, self.bn2 = layers.BatchNormalization(), layers.BatchNormalization()
+
+        def call(self, x, training=None):
+            h = tf.nn.relu(self.bn1(self.conv1(x), training=training))
+            return tf.nn.relu(x + self.bn2(self.conv2(h), training=training))
+
+    blocks = [Block() for _ in range(4)]
+    steps = [lambda h, block=block: block(h, training=True) for block in blocks]
+    x = tf.random.normal((2, 5, 5, 3))
+    for block in blocks:
+        block(x)
+    activation, channels = x.numpy().nbytes, 3
+
+    def held(forward):
+        with tf.GradientTape() as tape:
+            forward(x)
+        return tape.memory_info()["current"]
+
+    def chain(h, checkpoint):
+        for step in steps:
+            h = tf.recompute_grad(step)(h) if checkpoint else step(h)
+        return h
+
+    assert held(lambda h: chain(h, False)) == 4 * (2 * (2 * activation + 16 * channels + 4) + 2 * activation)
+    assert held(lambda h: chain(h, True)) == 3 * activation
+    assert held(lambda h: tf.checkpoint_sequential(steps, 2, h)) == 1 * activation

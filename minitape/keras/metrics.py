@@ -135,7 +135,7 @@ class Mean(Metric):
 
 
 class MeanMetricWrapper(Mean):
-    """The mean over examples of ``fn(y_true, y_pred)``, one value per example.
+    """The mean over examples of ``fn(y_true, y_pred)``, one value per example (subclasses name their ``fn``).
 
     >>> import minitape as tf
     >>> error = tf.keras.metrics.MeanMetricWrapper(tf.keras.losses.mean_squared_error, name="mse")
@@ -144,9 +144,11 @@ class MeanMetricWrapper(Mean):
     5.0
     """
 
-    def __init__(self, fn: Callable, name: str | None = None, dtype: Any = None) -> None:
-        self.fn = fn
-        super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
+    fn: Callable | None = None
+
+    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None) -> None:
+        self.fn = fn or type(self).fn
+        super().__init__(name=name or getattr(self.fn, "__name__", None), dtype=dtype)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         """Add one batch: ``fn`` of each example.
@@ -204,18 +206,26 @@ def accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
     return (_host(y_true) == _host(y_pred)).astype(np.float32)
 
 
-class Accuracy(MeanMetricWrapper):
-    """How often predictions equal labels.
+def mean_squared_error(y_true: Any, y_pred: Any) -> np.ndarray:
+    """The mean of ``(y_true - y_pred)²`` over the last axis, one value per example, on the host.
 
     >>> import minitape as tf
-    >>> metric = tf.keras.metrics.Accuracy()
-    >>> metric.update_state([1, 2], [1, 3])
-    >>> float(metric.result())
-    0.5
+    >>> tf.keras.metrics.mean_squared_error([[0.0, 0.0]], [[1.0, 3.0]])
+    array([5.], dtype=float32)
+    """
+    return _host(losses.mean_squared_error(y_true, y_pred))
+
+
+class Accuracy(MeanMetricWrapper):
+    """How often predictions equal labels, exactly: ``tf.keras.metrics.Accuracy()`` after one batch, ``[1, 2]``
+    against ``[1, 3]``, gives 0.5.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.Accuracy().name
+    'accuracy'
     """
 
-    def __init__(self, name: str = "accuracy", dtype: Any = None) -> None:
-        super().__init__(accuracy, name, dtype)
+    fn = staticmethod(accuracy)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
@@ -228,50 +238,43 @@ class BinaryAccuracy(MeanMetricWrapper):
     1.0
     """
 
-    def __init__(self, name: str = "binary_accuracy", dtype: Any = None) -> None:
-        super().__init__(binary_accuracy, name, dtype)
+    fn = staticmethod(binary_accuracy)
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
-    """How often the most probable class is the one-hot label's.
+    """How often the most probable class is the one-hot label's (see :func:`categorical_accuracy`).
 
     >>> import minitape as tf
-    >>> metric = tf.keras.metrics.CategoricalAccuracy()
-    >>> metric.update_state([[0, 1]], [[0.4, 0.6]])
-    >>> metric.name, float(metric.result())
-    ('categorical_accuracy', 1.0)
+    >>> tf.keras.metrics.CategoricalAccuracy().fn is tf.keras.metrics.categorical_accuracy
+    True
     """
 
-    def __init__(self, name: str = "categorical_accuracy", dtype: Any = None) -> None:
-        super().__init__(categorical_accuracy, name, dtype)
+    fn = staticmethod(categorical_accuracy)
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
-    """How often the most probable class is the integer label.
+    """How often the most probable class is the integer label: what ``"accuracy"`` means for integer labels.
 
     >>> import minitape as tf
     >>> metric = tf.keras.metrics.SparseCategoricalAccuracy()
-    >>> metric.update_state([1, 1], [[0.4, 0.6], [0.9, 0.1]])
+    >>> for labels, probabilities in [([1], [[0.4, 0.6]]), ([1], [[0.9, 0.1]])]:
+    ...     metric.update_state(labels, probabilities)
     >>> metric.name, float(metric.result())
     ('sparse_categorical_accuracy', 0.5)
     """
 
-    def __init__(self, name: str = "sparse_categorical_accuracy", dtype: Any = None) -> None:
-        super().__init__(sparse_categorical_accuracy, name, dtype)
+    fn = staticmethod(sparse_categorical_accuracy)
 
 
 class MeanSquaredError(MeanMetricWrapper):
-    """The mean squared error over examples.
+    """The mean squared error over examples (``metrics=["mse"]``).
 
     >>> import minitape as tf
-    >>> metric = tf.keras.metrics.MeanSquaredError()
-    >>> metric.update_state([[0.0, 0.0]], [[1.0, 3.0]])
-    >>> float(metric.result())
-    5.0
+    >>> tf.keras.metrics.MeanSquaredError().name
+    'mean_squared_error'
     """
 
-    def __init__(self, name: str = "mean_squared_error", dtype: Any = None) -> None:
-        super().__init__(lambda y_true, y_pred: _host(losses.mean_squared_error(y_true, y_pred)), name, dtype)
+    fn = staticmethod(mean_squared_error)
 
 
 _BY_NAME: dict[str, Callable[[], Metric]] = {
@@ -313,4 +316,4 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
 
 __all__ = ["Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
            "Metric", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy", "categorical_accuracy", "get",
-           "sparse_categorical_accuracy"]
+           "mean_squared_error", "sparse_categorical_accuracy"]
