@@ -10,6 +10,8 @@ import pytest
 import minitape as tf
 from minitape.keras import progbar
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 
 def small_model():
     model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="softmax", kernel_initializer="zeros")])

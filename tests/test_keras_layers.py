@@ -12,6 +12,8 @@ import minitape as tf
 from minitape.checkpointing import is_recomputing
 from record_tf_keras import named_cnn
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
+
 layers = tf.keras.layers
 RECORDED = np.load(pathlib.Path(__file__).parent / "data" / "tf_keras.npz")
 
@@ -66,6 +68,11 @@ def test_both_import_forms_and_keras_names():
 def test_bad_arguments_raise_keras_errors(make, message):
     with pytest.raises(ValueError, match=re.escape(message).replace(r"\.\*", ".*")):
         make()
+
+
+def test_add_takes_a_list_even_of_one():
+    x = tf.ones((2, 3))
+    np.testing.assert_array_equal(layers.Add()([x]).numpy(), x.numpy())          # as Keras 3
 
 
 def test_a_conv_layer_checks_its_channels_after_building():
@@ -172,6 +179,38 @@ def test_a_chain_reversed_by_its_schedule_moves_the_statistics_once_per_step_run
         b.assign(a)
     reference(reference(x, training=True), training=True)
     np.testing.assert_allclose(block.bn.moving_mean.numpy(), reference.bn.moving_mean.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("checkpoint", ["recompute_grad", "chain"])
+def test_a_block_recomputes_in_the_training_mode_its_forward_pass_had(checkpoint):
+    # The model passes no `training` on: its BN inherits it from `model(x, training=True)`. The
+    # recomputation runs later, inside tape.gradient, outside that call; it must still train.
+    class Net(tf.keras.Model):
+        def __init__(self, wrap):
+            super().__init__()
+            self.block = tf.keras.Sequential([layers.Conv2D(2, 3, padding="same"), layers.BatchNormalization()])
+            self.wrap = wrap
+
+        def call(self, x):
+            return tf.reduce_sum(self.wrap(self.block)(x) ** 2)
+
+    if checkpoint == "chain":                    # the block twice; with one snapshot, the first runs again
+        plain = Net(lambda block: lambda x: block(block(x)))
+        checkpointed = Net(lambda block: lambda x: tf.checkpoint_chain([block, block], x, snapshots=1))
+    else:
+        plain, checkpointed = Net(lambda block: block), Net(tf.recompute_grad)
+    x = tf.random.normal((4, 5, 5, 2))
+    plain(x)
+    checkpointed(x)
+    for a, b in zip(plain.variables, checkpointed.variables):
+        b.assign(a)
+    grads = []
+    for net in (plain, checkpointed):
+        with tf.GradientTape() as tape:
+            y = net(x, training=True)
+        grads.append(tape.gradient(y, net.trainable_variables))
+    for g, e in zip(grads[1], grads[0]):
+        np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-4, atol=1e-4)
 
 
 def test_is_recomputing_is_true_only_while_a_checkpoint_runs_again():

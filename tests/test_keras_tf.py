@@ -14,6 +14,7 @@ import pytest
 import minitape as tf
 from record_tf_keras import BUILDERS, FITS, LAYERS, compile_args, fit_args, fit_data, run_layer, weights_for
 
+pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
 RECORDED = np.load(pathlib.Path(__file__).parent / "data" / "tf_keras.npz")
 
 

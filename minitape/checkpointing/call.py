@@ -81,6 +81,41 @@ class _Recomputation(threading.local):
 
 _recomputation = _Recomputation()
 
+# Settings a recomputation must see as its forward pass saw them, such as Keras' training mode, which
+# an outer layer's call sets for the layers inside it: (read, write) pairs, registered from above.
+_CONTEXTS: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
+
+
+def register_context(read: Callable[[], Any], write: Callable[[Any], None]) -> Callable[[], None]:
+    """Have checkpoints save a setting with each call (``read()``) and restore it while recomputing (``write``).
+
+    Returns a function that undoes the registration.
+
+    >>> from minitape.checkpointing.call import context_snapshot, recomputing, register_context
+    >>> mode = {"training": True}
+    >>> undo = register_context(lambda: mode["training"], lambda value: mode.update(training=value))
+    >>> saved = context_snapshot()                       # a checkpoint's forward pass takes this...
+    >>> mode["training"] = None
+    >>> with recomputing(saved):                         # ...and its recomputation runs in it
+    ...     mode["training"]
+    True
+    >>> mode["training"], undo()
+    (None, None)
+    """
+    pair = (read, write)
+    _CONTEXTS.append(pair)
+    return lambda: _CONTEXTS.remove(pair)
+
+
+def context_snapshot() -> list[Any]:
+    """The registered settings as they are now (a checkpoint keeps this with its call).
+
+    >>> from minitape.checkpointing.call import context_snapshot
+    >>> isinstance(context_snapshot(), list)
+    True
+    """
+    return [read() for read, _ in _CONTEXTS]
+
 
 def is_recomputing() -> bool:
     """Whether a checkpointed call is being run again, for the backward pass, on this thread.
@@ -107,19 +142,25 @@ def is_recomputing() -> bool:
 
 
 @contextlib.contextmanager
-def recomputing() -> Iterator[None]:
-    """Inside the block, :func:`is_recomputing` is true (checkpoints run their functions again in it).
+def recomputing(context: list[Any] | None = None) -> Iterator[None]:
+    """Inside the block, :func:`is_recomputing` is true and the settings of ``context`` (a
+    :func:`context_snapshot` taken on the forward pass) are back: checkpoints run their functions again in it.
 
     >>> from minitape.checkpointing.call import is_recomputing, recomputing
     >>> with recomputing():
     ...     is_recomputing()
     True
     """
+    now = context_snapshot()
+    for (_, write), value in zip(_CONTEXTS, context or now):
+        write(value)
     _recomputation.depth += 1
     try:
         yield
     finally:
         _recomputation.depth -= 1
+        for (_, write), value in zip(_CONTEXTS, now):
+            write(value)
 
 
 def output_tensors(result: Any, f: Callable) -> list[Tensor]:

@@ -31,8 +31,8 @@ from minitape.core.state import record, stop_recording, watch_variable_reads
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
-from minitape.checkpointing.call import (CallEntry, accepts_keyword, copy_metadata, name_of, output_tensors,
-                                         recomputing, trainable_read)
+from minitape.checkpointing.call import (CallEntry, accepts_keyword, context_snapshot, copy_metadata, name_of,
+                                         output_tensors, recomputing, trainable_read)
 from minitape.ops import identity
 
 
@@ -113,6 +113,7 @@ class RecomputeEntry(CallEntry):
         super().__init__(arg_tensors, variables, outputs)
         self.function, self._run, self.args, self.kwargs = f, run, args, kwargs
         self.seed = seed
+        self.context = context_snapshot()          # e.g. Keras' training mode, restored when recomputing
         self.forward_values = [t._value for t in outputs] if check_values else None
         self.label = f"recompute_grad({getattr(f, '__name__', None) or name_of(f)})"
 
@@ -135,8 +136,8 @@ class RecomputeEntry(CallEntry):
         with GradientTape() as local:
             local.watch([t for t in fresh if t.dtype.is_floating])
             local.watch(self.variables)
-            # The forward pass's randomness again; state-holding layers see is_recomputing().
-            with random.replay(random.Source(self.seed)), recomputing():
+            # The forward pass's randomness and settings again; state-holding layers see is_recomputing().
+            with random.replay(random.Source(self.seed)), recomputing(self.context):
                 result = self._run(args, kwargs, recomputing=True)
         events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
         outputs = output_tensors(result, self.function)

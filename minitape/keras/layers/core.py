@@ -24,7 +24,7 @@ from typing import Any
 
 from minitape.core import dtypes, nest, random
 from minitape import nn, ops
-from minitape.checkpointing.call import accepts_keyword
+from minitape.checkpointing.call import accepts_keyword, register_context
 from minitape.keras import activations, initializers
 from minitape.core.tensor import Tensor, Variable
 
@@ -45,6 +45,8 @@ class _CallContext(threading.local):
 
 
 _context = _CallContext()
+# A block recomputed for the backward pass runs in the training mode its forward pass had.
+register_context(lambda: _context.training, lambda training: setattr(_context, "training", training))
 
 
 @functools.cache
@@ -122,7 +124,7 @@ class Layer:
             inputs = nest.pack_sequence_as(inputs, [_as_float(x) for x in nest.flatten(inputs)])
         if not self.built:
             shapes = [tuple(x.shape) if hasattr(x, "shape") else None for x in nest.flatten(inputs)]
-            self.build(shapes[0] if not nest.is_nested(inputs) or len(shapes) == 1 else shapes)
+            self.build(shapes if nest.is_nested(inputs) else shapes[0])         # a list of inputs: their shapes
             self.built = True
         # As Keras: `training` given to an outer layer reaches the layers it calls without one.
         training = kwargs.pop("training") if "training" in kwargs else _context.training
