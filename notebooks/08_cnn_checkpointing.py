@@ -83,7 +83,7 @@ model.summary()
 # %%
 model.compile(optimizer=tf.keras.optimizers.Adam(0.005), loss="sparse_categorical_crossentropy",
               metrics=["accuracy"])
-history = model.fit(x_train, y_train, batch_size=32, epochs=3, validation_data=(x_test, y_test))
+history = model.fit(x_train, y_train, batch_size=32, epochs=2, validation_data=(x_test, y_test))
 
 # %% [markdown]
 # ## The blog's `tf.function` step

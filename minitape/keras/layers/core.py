@@ -165,7 +165,7 @@ class Layer:
         shape = tuple(shape or ())
         dtype = dtypes.as_dtype(dtype or dtypes.float32)
         with random.global_source():     # creating weights is not part of a replayed computation
-            value = initializers.get(initializer)(shape, dtype)
+            value = initializers.get(initializer or "glorot_uniform")(shape, dtype)     # None: Keras' default
         variable = Variable(value, trainable=trainable and self.trainable, name=f"{self.name}/{name or 'weight'}")
         self._weights.append(variable)
         return variable
