@@ -8,8 +8,10 @@
     Beside it, PyTorch's CPU eager conv2d forward + backward on the same shapes, where torch
     can be imported here, or from the interpreter named by ``--torch PYTHON`` (e.g. a scratch
     virtualenv: ``python -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch numpy``).
-(b) A chain of 8 residual blocks: bytes held after the forward pass for no, per-block and
-    sqrt(L) checkpointing, against the theory (not built yet: the Keras layers come first).
+(b) A chain of 8 residual blocks (Conv-BN-ReLU-Conv-BN + skip, ReLU), batch 32, 32x32x16: bytes
+    the tape holds after the forward pass with no checkpointing, each block under recompute_grad,
+    and sqrt(L) segments (checkpoint_sequential), beside the theory derived from what each op keeps;
+    and the time of forward + backward in each mode.
 
 Run:  .venv/bin/python benchmarks/cnn.py [--torch /tmp/torchvenv/bin/python]
 
@@ -24,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -137,28 +140,112 @@ def torch_figures(python: str | None) -> dict | str:
 
 
 # ---- (b) 8 residual blocks -----------------------------------------------------------------
-# To come (issue [models], with the Keras layers): a chain of 8 Conv-BN-ReLU-Conv-BN + skip blocks,
-# 32x32x16, batch 32; the bytes the tape holds after the forward pass for checkpointing none /
-# per-block / sqrt(L) segments, beside the theory derived from what each op keeps
-# (conv2d: its input and filters; max_pool2d: its input; avg_pool2d: nothing); targets: held =
-# theory ±5%, per-block ≤ 1/4 of none, sqrt(L) ≤ 1.40x the time of none.
+# Each block is relu(x + bn(conv(relu(bn(conv(x)))))), 3x3 'SAME' convolutions without bias, batch
+# normalization training; 8 of them on a batch of 32 images, 32x32x16, float32.  What the tape holds
+# after the forward pass is predicted from what each op keeps (docs/keras-checkpointing.md derives it):
+#   conv2d: its input (a ReLU output already counted, or the block's input) and its filters (a variable);
+#   batch normalization: its input and the centred input (2 images), 4 per-channel vectors and a scalar;
+#   relu: its output; add: nothing.
+
+BLOCKS = 8
+SEGMENTS = round(BLOCKS ** 0.5)          # sqrt(L) segments: 3
+
+
+def residual_blocks(n: int) -> list:
+    import minitape as tf
+    layers = tf.keras.layers
+
+    class ResidualBlock(tf.keras.Model):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = layers.Conv2D(CHANNELS, 3, padding="same", use_bias=False, kernel_initializer="he_normal")
+            self.bn1 = layers.BatchNormalization()
+            self.conv2 = layers.Conv2D(CHANNELS, 3, padding="same", use_bias=False, kernel_initializer="he_normal")
+            self.bn2 = layers.BatchNormalization()
+
+        def call(self, x: Any, training: bool | None = None) -> Any:
+            h = tf.nn.relu(self.bn1(self.conv1(x), training=training))
+            return tf.nn.relu(x + self.bn2(self.conv2(h), training=training))
+
+    return [ResidualBlock() for _ in range(n)]
+
+
+def theory(mode: str, activation: int, channels: int) -> int:
+    """Bytes held after the forward pass, from what each op keeps (see the comment above)."""
+    batch_norm = 2 * activation + 4 * channels * 4 + 4
+    if mode == "none":
+        return BLOCKS * (2 * batch_norm + 2 * activation)       # the first block's input is the user's
+    if mode == "per block":
+        return (BLOCKS - 1) * activation                       # each block keeps its input
+    return (SEGMENTS - 1) * activation                         # sqrt(L) segments: each keeps its input
+
+
+def chain_figures(repeats: int = 5) -> dict[str, dict[str, float]]:
+    """Held bytes (measured and predicted) and forward+backward time (median, ms) per checkpointing mode."""
+    import minitape as tf
+
+    tf.random.set_seed(0)
+    blocks = residual_blocks(BLOCKS)
+    steps = [lambda h, block=block: block(h, training=True) for block in blocks]
+    x = tf.constant(problem()[0])
+    for block in blocks:
+        block(x)                                               # build the weights before any tape
+    variables = [v for block in blocks for v in block.trainable_variables]
+    modes = {
+        "none": lambda h: in_order(steps, h),
+        "per block": lambda h: in_order([tf.recompute_grad(step) for step in steps], h),
+        "sqrt(L) segments": lambda h: tf.checkpoint_sequential(steps, SEGMENTS, h),
+    }
+    figures = {name: {"times": []} for name in modes}
+    for k in range(repeats + 1):                               # the first round warms up
+        for name in list(modes)[k % 3:] + list(modes)[:k % 3]:  # each mode in each position, in turn
+            start = time.perf_counter()
+            with tf.GradientTape() as tape:
+                out = modes[name](x)
+                held = tape.memory_info()["current"]
+                loss = tf.reduce_sum(out)                      # keeps nothing
+            grads = tape.gradient(loss, variables)
+            assert all(g is not None for g in grads)
+            if k:
+                figures[name]["times"].append(time.perf_counter() - start)
+            figures[name]["held"] = held
+    activation = x.numpy().nbytes
+    for name, figure in figures.items():
+        figure["theory"] = theory(name, activation, CHANNELS)
+        figure["ms"] = statistics.median(figure.pop("times")) * 1e3
+    return figures
+
+
+def in_order(steps: list, h: Any) -> Any:
+    for step in steps:
+        h = step(h)
+    return h
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torch", metavar="PYTHON", help="an interpreter with torch, when this one has none")
     parser.add_argument("--torch-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only", choices=["conv", "chain"], help="run one part")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per checkpointing mode in (b)")
     args = parser.parse_args()
     if args.torch_only:
         print(json.dumps(torch_conv_ms()))
         return
+    if args.only != "chain":
+        report_conv(args.torch)
+    if args.only != "conv":
+        report_chain(args.repeats)
+
+
+def report_conv(torch_python: str | None) -> None:
     conv = conv_ratio()
     shape = f"batch {BATCH}, {SIDE}x{SIDE}x{CHANNELS} -> {FILTERS}, {KERNEL}x{KERNEL}, 'SAME', float32"
     print(f"(a) conv2d forward+backward ({shape}): minitape {conv['ours']:.1f} ms (best {conv['ours_best']:.1f}) "
           f"vs hand-written NumPy {conv['theirs']:.1f} ms (best {conv['theirs_best']:.1f}), the same algorithm: "
           f"ratio {conv['ratio']:.3f} (median of paired runs, order alternated; target ≤ 1.2); outputs and "
           f"gradients agree")
-    torch = torch_figures(args.torch)
+    torch = torch_figures(torch_python)
     if isinstance(torch, str):
         print(f"    PyTorch: not measured. {torch}")
     else:
@@ -168,7 +255,22 @@ def main() -> None:
               f"{conv['ours'] / torch['nchw']:.2f} NCHW, {conv['ours'] / torch['channels_last']:.2f} channels-last "
               f"(medians), {conv['ours_best'] / torch['nchw_best']:.2f} and "
               f"{conv['ours_best'] / torch['channels_last_best']:.2f} (best against best)")
-    print("(b) 8 residual blocks, held bytes per checkpointing mode: not built yet (needs the Keras layers).")
+
+
+def report_chain(repeats: int) -> None:
+    figures = chain_figures(repeats)
+    none = figures["none"]
+    print(f"(b) {BLOCKS} residual blocks, batch {BATCH}, {SIDE}x{SIDE}x{CHANNELS}, float32 (one activation "
+          f"{BATCH * SIDE * SIDE * CHANNELS * 4 / 2**20:.0f} MiB; sqrt(L): {SEGMENTS} segments); held after the "
+          f"forward pass, and forward+backward time (median of {repeats}):")
+    for name, figure in figures.items():
+        print(f"    {name:>22}: {figure['held'] / 2**20:7.3f} MiB held, theory {figure['theory'] / 2**20:7.3f} MiB "
+              f"(held/theory {figure['held'] / figure['theory']:.4f}); {figure['held'] / none['held']:.3f} of none; "
+              f"{figure['ms']:7.0f} ms, {figure['ms'] / none['ms']:.2f}x none")
+    sqrt = figures["sqrt(L) segments"]
+    print(f"    targets: held = theory ±5% ({all(abs(f['held'] / f['theory'] - 1) <= 0.05 for f in figures.values())}); "
+          f"per block ≤ 1/4 of none ({figures['per block']['held'] <= none['held'] / 4}); "
+          f"sqrt(L) ≤ 1.40x the time of none ({sqrt['ms'] <= 1.40 * none['ms']})")
 
 
 if __name__ == "__main__":

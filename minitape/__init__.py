@@ -37,7 +37,8 @@ from minitape.checkpointing.custom import custom_gradient
 from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
 from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.checkpointing import schedules
-from minitape import gradcheck, linalg, math, nn, printing
+from minitape import config, gradcheck, linalg, math, nn, printing
+from minitape.functions import TensorSpec, function
 from minitape.printing import print  # noqa: A004
 from minitape import exercises, viz
 from minitape import keras

@@ -16,12 +16,16 @@ stored answer.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from minitape import ops
+from minitape.checkpointing.recompute import recompute_grad
+from minitape.core.tensor import Variable
+from minitape.ops import batch_normalization, conv2d, moments
 from minitape.core.errors import InvalidArgumentError
 from minitape.gradcheck import numerical_gradients
 from minitape.checkpointing.revolve import revolve_recomputations
@@ -257,3 +261,105 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
         return Verdict(True, f"valid: it runs the steps {cost} times; the optimum with {snapshots} states is "
                              f"{best}. Can you do better?")
     return Verdict(True, f"valid and optimal: {cost} step executions, the fewest possible with {snapshots} states.")
+
+
+# --------------------------------------------------------------------------- a memory budget
+
+def residual_chain(depth: int = 6, channels: int = 8, batch: int = 32, side: int = 8,
+                   seed: int = 0) -> tuple[list[Callable], Tensor]:
+    """``depth`` residual blocks ``relu(x + bn(conv(relu(bn(conv(x))))))`` as plain functions, and an input.
+
+    Batch normalization uses the batch's statistics, as while training (no scale, no shift).
+
+    >>> from minitape import exercises
+    >>> blocks, x = exercises.residual_chain(depth=2, batch=2)
+    >>> blocks[1](blocks[0](x)).shape
+    TensorShape([2, 8, 8, 8])
+    """
+    rng = np.random.default_rng(seed)
+
+    def normalize(h: Tensor) -> Tensor:
+        mean, variance = moments(h, axes=[0, 1, 2])
+        return batch_normalization(h, mean, variance, None, None, variance_epsilon=1e-3)
+
+    def make_block(k: int) -> Callable:
+        w1, w2 = (Variable(rng.normal(0, (2 / (9 * channels)) ** 0.5, (3, 3, channels, channels)).astype("float32"),
+                           name=f"block{k}/conv{i}") for i in (1, 2))
+
+        def block(x: Tensor) -> Tensor:
+            h = ops.relu(normalize(conv2d(x, w1, 1, "SAME")))
+            return ops.relu(x + normalize(conv2d(h, w2, 1, "SAME")))
+        return block
+
+    x = constant(rng.normal(size=(batch, side, side, channels)).astype("float32"))
+    return [make_block(k) for k in range(depth)], x
+
+
+def _held_and_gradients(blocks: Sequence[Callable], x: Tensor, chosen: set[int]) -> tuple[int, list]:
+    """The bytes a tape holds after running the chain (the blocks in ``chosen`` checkpointed), and the gradients."""
+    with GradientTape() as tape:
+        h = x
+        for k, block in enumerate(blocks):
+            h = recompute_grad(block)(h) if k in chosen else block(h)
+        held = tape.memory_info()["current"]
+        total = ops.reduce_sum(h)
+    variables = list(tape.watched_variables())
+    return held, tape.gradient(total, variables)
+
+
+def _plan_cost(inside: list[int], inputs: list[int], chosen: Iterable[int]) -> int:
+    """Held bytes of a choice.  A plain block keeps what it keeps inside, its output included; a checkpointed
+    one keeps only its input, which its predecessor keeps anyway (or is the user's).  But a checkpointed
+    block's output is kept by nobody inside it: the next block, whichever it is, keeps it as its input."""
+    chosen = set(chosen)
+    return (sum(inside[k] for k in range(len(inside)) if k not in chosen)
+            + sum(inputs[k + 1] for k in chosen if k + 1 < len(inputs)))
+
+
+def check_checkpoint_choice(choice: Iterable[int] | None, blocks: Sequence[Callable] | None = None,
+                            x: Tensor | None = None, budget: int | None = None) -> Verdict:
+    """Exercise: which blocks of a chain to checkpoint so that the tape holds at most ``budget`` bytes after
+    the forward pass, recomputing as few blocks as possible.
+
+    ``choice`` holds block indices.  The default chain is ``residual_chain``'s six blocks, with a
+    budget of half what the plain chain holds plus ``(depth - 1) / 2`` activations: just enough.  The checker runs the chain with your choice under a tape,
+    measures what it holds, checks the gradients against the plain chain's, and compares with the
+    best choice.
+
+    >>> from minitape import exercises
+    >>> exercises.check_checkpoint_choice({0, 2, 4})
+    ✘ the tape holds 1,376,856 bytes, over the budget of 1,344,088. A checkpointed block frees what it keeps ...
+    >>> exercises.check_checkpoint_choice({1, 3, 5})
+    ✔ optimal: the tape holds 1,311,320 bytes (budget 1,344,088), recomputing 3 blocks, the fewest that fit.
+    """
+    if blocks is None:
+        blocks, x = residual_chain()
+    if choice is None:
+        return Verdict(False, "not done yet: set my_choice to the blocks you would checkpoint, then run this cell "
+                              "again.")
+    chosen = set(choice)
+    if not chosen <= set(range(len(blocks))):
+        return Verdict(False, f"block indices run from 0 to {len(blocks) - 1}; got {sorted(chosen)}.")
+    # What each block keeps inside, and its input's size: each block run once, under a tape of its own.
+    inside, inputs, h = [], [], x
+    for block in blocks:
+        inputs.append(h.numpy().nbytes)
+        with GradientTape() as tape:
+            h = block(h)
+        inside.append(tape.memory_info()["current"])
+    budget = budget if budget is not None else sum(inside) // 2 + inputs[-1] * (len(blocks) - 1) // 2
+    held, grads = _held_and_gradients(blocks, x, chosen)
+    _, expected = _held_and_gradients(blocks, x, set())
+    if any(not np.allclose(g.numpy(), e.numpy(), rtol=1e-4, atol=1e-5) for g, e in zip(grads, expected)):
+        return Verdict(False, "the gradients differ from the plain chain's: checkpointing must not change them.")
+    if held > budget:
+        return Verdict(False, f"the tape holds {held:,} bytes, over the budget of {budget:,}. A checkpointed block "
+                              f"frees what it keeps inside (about {sum(inside) // len(inside):,} bytes), but the "
+                              f"block after it then keeps its output ({inputs[-1]:,} bytes), unless it is the last.")
+    fewest = min(len(c) for n in range(len(blocks) + 1) for c in itertools.combinations(range(len(blocks)), n)
+                 if _plan_cost(inside, inputs, c) <= budget)
+    if len(chosen) > fewest:
+        return Verdict(True, f"within budget ({held:,} of {budget:,} bytes), but recomputing {len(chosen)} blocks; "
+                             f"{fewest} would do. Which of yours could run plainly?")
+    return Verdict(True, f"optimal: the tape holds {held:,} bytes (budget {budget:,}), recomputing {fewest} blocks, "
+                         f"the fewest that fit.")

@@ -1,6 +1,7 @@
 """Each exercise checker, both ways: correct answers pass; typical mistakes fail, saying what is wrong."""
 import minitape as tf
 from minitape import exercises
+from minitape.checkpointing import is_recomputing
 from minitape.checkpointing.schedules import chain_schedule
 
 
@@ -57,3 +58,18 @@ def test_schedules():
     slow = [a for i in reversed(range(4)) for a in ([("advance", 0, i)] if i else []) + [("record", i), ("backward", i)]]
     verdict = exercises.check_schedule(slow, 4, 2)
     assert verdict and "Can you do better" in verdict.message
+
+
+def test_checkpoint_choice_under_a_memory_budget():
+    blocks, x = exercises.residual_chain(depth=4, channels=4, batch=4)
+    assert exercises.check_checkpoint_choice({1, 3}, blocks, x).message.startswith("optimal")
+    spread_but_not_last = exercises.check_checkpoint_choice({0, 2}, blocks, x)
+    assert not spread_but_not_last and "unless it is the last" in spread_but_not_last.message
+    everything = exercises.check_checkpoint_choice(range(4), blocks, x)
+    assert everything and "2 would do" in everything.message
+    assert "not done yet" in exercises.check_checkpoint_choice(None, blocks, x).message
+    assert "run from 0 to 3" in exercises.check_checkpoint_choice({4}, blocks, x).message
+    def changes_when_recomputed(h):
+        return blocks[3](h) * (2.0 if is_recomputing() else 1.0)
+    changed = exercises.check_checkpoint_choice({3}, [*blocks[:3], changes_when_recomputed], x)
+    assert not changed and "gradients differ" in changed.message

@@ -3,6 +3,7 @@
 Notebooks are kept as jupytext pairs: the .py (percent format) must say what the .ipynb says.
 The students' notebooks live in notebooks/; the teacher's copies with solutions in solutions/.
 """
+import re
 import time
 from pathlib import Path
 
@@ -38,6 +39,13 @@ def test_notebook_runs(path):
         assert outputs.count("✘ not done yet") == 3 and "✘" in outputs       # the student's copy runs unfinished
     if path.name == "07_exercises_solutions.ipynb":
         assert outputs.count("✔") == 4 and "✘" not in outputs and "optimal" in outputs
+    if path.name == "08_cnn_checkpointing.ipynb":
+        assert float(re.search(r"test accuracy: (\d\.\d+)", outputs).group(1)) >= 0.97
+        assert outputs.count("✘ not done yet") == 1
+        plain, checkpointed = re.findall(r"holds +([\d,]+) bytes .*; theory +([\d,]+)", outputs)
+        assert plain[0] == plain[1] and checkpointed[0] == checkpointed[1]          # held = theory, to the byte
+    if path.name == "08_cnn_checkpointing_solutions.ipynb":
+        assert "✔ optimal" in outputs and "✘ the tape holds" in outputs
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NAMES)
@@ -50,5 +58,5 @@ def test_notebook_pairs_agree(path):
 
 def test_the_course_has_its_notebooks():
     assert NAMES == [f"notebooks/{name}.ipynb" for name in ["00_tour", "01_tape", "02_recompute_grad", "03_keras",
-                     "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises"]] + \
-        ["solutions/07_exercises_solutions.ipynb"]
+                     "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises", "08_cnn_checkpointing"]] + \
+        ["solutions/07_exercises_solutions.ipynb", "solutions/08_cnn_checkpointing_solutions.ipynb"]

@@ -1,6 +1,6 @@
 """Checkpointing: recording a whole call instead of its ops, and differentiating it another way.
 
-* [`call`][minitape.checkpointing.call]: what every call entry shares;
+* [`call`][minitape.checkpointing.call]: what every call entry shares, and ``is_recomputing``;
 * [`recompute`][minitape.checkpointing.recompute]: ``recompute_grad``, which runs the call again;
 * ``custom``: ``custom_gradient``, whose VJP is written by hand;
 * [`revolve`][minitape.checkpointing.revolve]: the binomial schedule, as a plan;
@@ -11,3 +11,4 @@
 2
 """
 from minitape.checkpointing import call, custom, recompute, revolve, schedules  # noqa: F401
+from minitape.checkpointing.call import is_recomputing  # noqa: F401

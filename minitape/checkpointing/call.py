@@ -19,11 +19,12 @@ to a custom gradient.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from minitape.core import nest
@@ -73,6 +74,94 @@ class CallEntry(Entry):
 
     def output_specs(self) -> list[Discarded]:
         return list(self._output_specs)
+
+
+class _Recomputation(threading.local):
+    depth = 0            # how many recomputations are running on this thread, one inside another
+
+
+_recomputation = _Recomputation()
+
+# Settings a recomputation must see as its forward pass saw them, such as Keras' training mode, which
+# an outer layer's call sets for the layers inside it: (read, write) pairs, registered from above.
+_CONTEXTS: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
+
+
+def register_context(read: Callable[[], Any], write: Callable[[Any], None]) -> Callable[[], None]:
+    """Have checkpoints save a setting with each call (``read()``) and restore it while recomputing (``write``).
+
+    Returns a function that undoes the registration.
+
+    >>> from minitape.checkpointing.call import context_snapshot, recomputing, register_context
+    >>> mode = {"training": True}
+    >>> undo = register_context(lambda: mode["training"], lambda value: mode.update(training=value))
+    >>> saved = context_snapshot()                       # a checkpoint's forward pass takes this...
+    >>> mode["training"] = None
+    >>> with recomputing(saved):                         # ...and its recomputation runs in it
+    ...     mode["training"]
+    True
+    >>> mode["training"], undo()
+    (None, None)
+    """
+    pair = (read, write)
+    _CONTEXTS.append(pair)
+    return lambda: _CONTEXTS.remove(pair)
+
+
+def context_snapshot() -> list[Any]:
+    """The registered settings as they are now (a checkpoint keeps this with its call).
+
+    >>> from minitape.checkpointing.call import context_snapshot
+    >>> isinstance(context_snapshot(), list)
+    True
+    """
+    return [read() for read, _ in _CONTEXTS]
+
+
+def is_recomputing() -> bool:
+    """Whether a checkpointed call is being run again, for the backward pass, on this thread.
+
+    The same signal a function taking ``is_recomputing`` receives, for code that does not take
+    it: a Keras layer holding state (``BatchNormalization``'s moving statistics) reads it, so
+    the state changes once per training step, not once more per recomputation.
+
+    >>> import minitape as tf
+    >>> from minitape.checkpointing import is_recomputing
+    >>> seen = []
+    >>> def block(x):
+    ...     seen.append(is_recomputing())
+    ...     return tf.sin(x)
+    >>> x = tf.constant(1.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.recompute_grad(block)(x)
+    >>> _ = tape.gradient(y, x)
+    >>> seen, is_recomputing()
+    ([False, True], False)
+    """
+    return _recomputation.depth > 0
+
+
+@contextlib.contextmanager
+def recomputing(context: list[Any] | None = None) -> Iterator[None]:
+    """Inside the block, ``is_recomputing`` is true and the settings of ``context`` (a
+    ``context_snapshot`` taken on the forward pass) are back: checkpoints run their functions again in it.
+
+    >>> from minitape.checkpointing.call import is_recomputing, recomputing
+    >>> with recomputing():
+    ...     is_recomputing()
+    True
+    """
+    now = context_snapshot()
+    for (_, write), value in zip(_CONTEXTS, context or now):
+        write(value)
+    _recomputation.depth += 1
+    try:
+        yield
+    finally:
+        _recomputation.depth -= 1
+        for (_, write), value in zip(_CONTEXTS, now):
+            write(value)
 
 
 def output_tensors(result: Any, f: Callable) -> list[Tensor]:

@@ -31,8 +31,9 @@ from minitape.core.state import record, state, stop_recording, watch_variable_re
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
-from minitape.checkpointing.call import (CallEntry, accepts_keyword, copy_metadata, layout, name_of, output_tensors,
-                                         room_for_one_more_level, trainable_read)
+from minitape.checkpointing.call import (CallEntry, accepts_keyword, context_snapshot, copy_metadata, layout,
+                                         name_of, output_tensors, recomputing, room_for_one_more_level,
+                                         trainable_read)
 from minitape.ops import identity
 
 
@@ -118,6 +119,7 @@ class RecomputeEntry(CallEntry):
         self.function, self._flagged, self.args, self.kwargs = f, flagged, args, kwargs
         self.layout = result_layout
         self.seed = seed
+        self.context = context_snapshot()          # e.g. Keras' training mode, restored when recomputing
         self.forward_values = [t._value for t in outputs] if check_values else None
         self.label = f"recompute_grad({getattr(f, '__name__', None) or name_of(f)})"
 
@@ -141,7 +143,8 @@ class RecomputeEntry(CallEntry):
             with GradientTape() as local:
                 local.watch([t for t in fresh if t.dtype.is_floating])
                 local.watch(self.variables)
-                with random.replay(random.Source(self.seed)):      # the forward pass's randomness, again
+                # The forward pass's randomness and settings again; state-holding layers see is_recomputing().
+                with random.replay(random.Source(self.seed)), recomputing(self.context):
                     result = self.function(*args, **self._flagged(kwargs, True))
             events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
             outputs = output_tensors(result, self.function)

@@ -29,7 +29,7 @@ from minitape.core import events, random
 from minitape.core.state import record, state, stop_recording, watch_variable_reads
 from minitape.core.tensor import Tensor, wrap
 from minitape.autodiff.tape import GradientTape
-from minitape.checkpointing.call import CallEntry, trainable_read
+from minitape.checkpointing.call import CallEntry, context_snapshot, recomputing, trainable_read
 from minitape.checkpointing.recompute import recompute_grad
 from minitape.checkpointing.revolve import Schedule, chain_schedule, revolve_recomputations  # noqa: F401
 from minitape.ops import as_operand, identity, zeros_like
@@ -122,6 +122,7 @@ class ChainEntry(CallEntry):
         self.functions, self.plan = functions, plan
         self.label = f"checkpoint_chain({len(functions)} steps, {plan.snapshots} snapshots)"
         self.sources = [random.Source() for _ in functions]       # each step's randomness, seeded when first used
+        self.context = context_snapshot()                           # e.g. Keras' training mode, for the re-runs
         with watch_variable_reads() as read, stop_recording():
             out = self._forward(x0)
         self.result = wrap(out._value)                             # a new id: the entry's output
@@ -148,11 +149,12 @@ class ChainEntry(CallEntry):
         """
         (self.grad,) = self.upstream(output_grads)
         self.variable_grads: list[Tensor | None] = [None] * len(self.variables)
-        if self._states_used or state.tapes:
-            self._forward(self.arg_tensors[0])
-        self._states_used = True
-        for action in self.plan.reverse_actions:
-            self._perform(action)
+        with recomputing(self.context):      # every step run from here on runs again, as it first ran
+            if self._states_used or state.tapes:
+                self._forward(self.arg_tensors[0])
+            self._states_used = True
+            for action in self.plan.reverse_actions:
+                self._perform(action)
         grads = [self.grad] + self.variable_grads
         return [g if i in needed else None for g, i in zip(grads, self.inputs)]
 

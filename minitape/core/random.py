@@ -167,6 +167,25 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
     return wrap(backends.current().from_numpy(values.astype(target)))
 
 
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32,
+                     seed: int | None = None, name: str | None = None) -> Tensor:
+    """Samples from a normal distribution, each one beyond two standard deviations drawn again.
+
+    >>> import minitape as tf
+    >>> x = tf.random.truncated_normal((1000,), stddev=0.5)
+    >>> bool(abs(x.numpy()).max() <= 1.0)
+    True
+    """
+    target = _floating(dtype, "truncated_normal")
+    generator = _values_generator(seed)
+    values = generator.standard_normal(_shape(shape, "truncated_normal"))
+    outside = np.abs(values) > 2
+    while outside.any():
+        values[outside] = generator.standard_normal(int(outside.sum()))
+        outside = np.abs(values) > 2
+    return wrap(backends.current().from_numpy((values * stddev + mean).astype(target)))
+
+
 def uniform(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype: Any = dtypes.float32,
             seed: int | None = None, name: str | None = None) -> Tensor:
     """Samples from a uniform distribution on ``[minval, maxval)`` (``maxval`` defaults to 1).

@@ -8,7 +8,8 @@ TensorShape([2, 1])
 >>> [v.name for v in model.variables]
 ['hidden/kernel:0', 'hidden/bias:0', 'out/kernel:0', 'out/bias:0']
 """
-from minitape.keras import activations, initializers, layers, losses, optimizers
+from minitape.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers, trainer, utils
 from minitape.keras.models import Model, Sequential
 
-__all__ = ["Model", "Sequential", "activations", "initializers", "layers", "losses", "optimizers"]
+__all__ = ["Model", "Sequential", "activations", "callbacks", "initializers", "layers", "losses", "metrics",
+           "optimizers", "trainer", "utils"]

@@ -22,6 +22,8 @@ def linear(x: Any) -> Any:
     return x
 
 
+relu, sigmoid, tanh, softmax = ops.relu, ops.sigmoid, ops.tanh, ops.softmax     # keras.activations.relu(x)...
+
 _BY_NAME: dict[str, Callable] = {
     "relu": ops.relu, "sigmoid": ops.sigmoid, "tanh": ops.tanh, "softmax": ops.softmax, "linear": linear,
 }

@@ -1,70 +1,264 @@
-"""Weight initialisers with Keras' defaults, drawn from minitape's seeded random ops.
+"""Weight initialisers with Keras 3's distributions and defaults, drawn from minitape's seeded random ops.
+
+An initialiser is an object called as ``initializer(shape, dtype)``.  As in Keras 3, the
+snake-case names are the classes themselves (``he_normal is HeNormal``), and layers take
+either an object or a name: ``Conv2D(8, 3, kernel_initializer="he_normal")``.
+
+The variance-scaling family divides ``scale`` by a *fan*: for a kernel of shape
+``(kh, kw, in, out)`` (or ``(in, out)``), ``fan_in = kh·kw·in`` and ``fan_out = kh·kw·out``.
+
+======================  ==============================================================
+``he_normal``           truncated normal, ``stddev = sqrt(2 / fan_in) / 0.8796``
+``he_uniform``          uniform on ``±sqrt(6 / fan_in)``
+``glorot_normal``       truncated normal, ``stddev = sqrt(2 / (fan_in + fan_out)) / 0.8796``
+``glorot_uniform``      uniform on ``±sqrt(6 / (fan_in + fan_out))`` (Dense and Conv2D kernels)
+``random_normal``       normal, mean 0, ``stddev = 0.05``
+``random_uniform``      uniform on ``±0.05`` (Embedding)
+``zeros``, ``ones``     constants (biases; BatchNormalization's beta and gamma)
+======================  ==============================================================
+
+The truncated normal redraws samples beyond two standard deviations, which shrinks the
+spread by the factor 0.8796; dividing by it gives back the intended standard deviation.
 
 >>> import minitape as tf
 >>> from minitape.keras import initializers
 >>> w = initializers.get("glorot_uniform")((2, 3), tf.float32)
 >>> bool(abs(w.numpy()).max() <= (6 / 5) ** 0.5)
 True
+>>> initializers.he_normal is initializers.HeNormal
+True
 """
 from __future__ import annotations
 
+import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from minitape.core import random
 from minitape import ops
+from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor
 
+TRUNCATION = 0.87962566103423978        # the standard deviation of a unit normal truncated at ±2
 
-def glorot_uniform(shape: tuple[int, ...], dtype: Any) -> Tensor:
-    """Uniform on ``[-limit, limit]`` with ``limit = sqrt(6 / (fan_in + fan_out))``.
+
+def compute_fans(shape: tuple[int, ...]) -> tuple[int, int]:
+    """``(fan_in, fan_out)`` of a weight of ``shape``: a kernel's receptive field counts in both.
+
+    >>> from minitape.keras.initializers import compute_fans
+    >>> compute_fans((3, 3, 8, 16)), compute_fans((4, 2)), compute_fans((5,))
+    ((72, 144), (4, 2), (5, 5))
+    """
+    shape = tuple(shape)
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    receptive = math.prod(shape[:-2])
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class Initializer:
+    """The base class: ``initializer(shape, dtype=None)`` returns a tensor (float32 by default).
 
     >>> import minitape as tf
-    >>> w = tf.keras.initializers.glorot_uniform((4, 2), tf.float32)
-    >>> w.shape, bool(abs(w.numpy()).max() <= 1.0)       # limit = sqrt(6 / (4 + 2)) = 1
-    (TensorShape([4, 2]), True)
+    >>> class Twos(tf.keras.initializers.Initializer):
+    ...     def __call__(self, shape, dtype=None):
+    ...         return tf.fill(shape, tf.constant(2.0, dtype or tf.float32))
+    >>> Twos()((2,)).numpy()
+    array([2., 2.], dtype=float32)
     """
-    fan_in, fan_out = (shape[-2], shape[-1]) if len(shape) >= 2 else (shape[0], shape[0]) if shape else (1, 1)
-    receptive = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
-    limit = float(np.sqrt(6.0 / ((fan_in + fan_out) * receptive)))
-    return random.uniform(shape, -limit, limit, dtype=dtype)
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
 
 
-def zeros(shape: tuple[int, ...], dtype: Any) -> Tensor:
+def _dtype(dtype: Any) -> dtypes.DType:
+    return dtypes.as_dtype(dtype or dtypes.float32)
+
+
+class Zeros(Initializer):
     """All zeros: the default for biases.
 
     >>> import minitape as tf
-    >>> tf.keras.initializers.zeros((2,), tf.float32).numpy()
+    >>> tf.keras.initializers.Zeros()((2,), tf.float32).numpy()
     array([0., 0.], dtype=float32)
     """
-    return ops.zeros(shape, dtype)
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        return ops.zeros(shape, _dtype(dtype))
 
 
-def ones(shape: tuple[int, ...], dtype: Any) -> Tensor:
+class Ones(Initializer):
     """All ones.
 
     >>> import minitape as tf
-    >>> tf.keras.initializers.ones((2, 2), tf.float64).numpy()
+    >>> tf.keras.initializers.ones()((2, 2), tf.float64).numpy()
     array([[1., 1.],
            [1., 1.]])
     """
-    return ops.ones(shape, dtype)
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        return ops.ones(shape, _dtype(dtype))
 
 
-_BY_NAME: dict[str, Callable] = {"glorot_uniform": glorot_uniform, "zeros": zeros, "ones": ones}
-
-
-def get(identifier: str | Callable) -> Callable:
-    """The initialiser named ``identifier``, or ``identifier`` itself if callable.
+class RandomNormal(Initializer):
+    """Normal samples, ``mean`` 0 and ``stddev`` 0.05 by default (Keras 3's).
 
     >>> import minitape as tf
-    >>> tf.keras.initializers.get("zeros") is tf.keras.initializers.zeros
+    >>> w = tf.keras.initializers.RandomNormal(stddev=1.0, seed=1)((1000,))
+    >>> round(float(w.numpy().std()), 1)
+    1.0
+    """
+
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None) -> None:
+        self.mean, self.stddev, self.seed = float(mean), float(stddev), seed
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        return random.normal(shape, self.mean, self.stddev, _dtype(dtype), seed=self.seed)
+
+
+class RandomUniform(Initializer):
+    """Uniform samples on ``[minval, maxval)``, ``±0.05`` by default (Keras 3's).
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.RandomUniform()((100,))
+    >>> bool(abs(w.numpy()).max() <= 0.05)
     True
     """
-    if callable(identifier):
+
+    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None) -> None:
+        self.minval, self.maxval, self.seed = float(minval), float(maxval), seed
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        return random.uniform(shape, self.minval, self.maxval, _dtype(dtype), seed=self.seed)
+
+
+class VarianceScaling(Initializer):
+    """Samples whose variance is ``scale / fan``, where ``mode`` chooses the fan (``fan_in``, ``fan_out`` or
+    their mean, ``fan_avg``) and ``distribution`` the shape (``truncated_normal``, ``untruncated_normal``,
+    ``uniform``).
+
+    >>> import minitape as tf
+    >>> init = tf.keras.initializers.VarianceScaling(scale=2.0, mode="fan_in", distribution="uniform")
+    >>> bool(abs(init((8, 100)).numpy()).max() <= (3 * 2.0 / 8) ** 0.5)
+    True
+    """
+
+    MODES = ("fan_in", "fan_out", "fan_avg")
+    DISTRIBUTIONS = ("truncated_normal", "untruncated_normal", "uniform")
+
+    def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal",
+                 seed: int | None = None) -> None:
+        if not float(scale) > 0:
+            raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
+        if mode not in self.MODES:
+            raise ValueError(f"Invalid `mode` argument: {mode}. Please use one of {list(self.MODES)}")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in self.DISTRIBUTIONS:
+            raise ValueError(f"Invalid `distribution` argument: {distribution}. Please use one of "
+                             f"{list(self.DISTRIBUTIONS)}")
+        self.scale, self.mode, self.distribution, self.seed = float(scale), mode, distribution, seed
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        fan_in, fan_out = compute_fans(shape)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        scale = self.scale / max(1.0, fan)
+        if self.distribution == "truncated_normal":
+            return random.truncated_normal(shape, 0.0, math.sqrt(scale) / TRUNCATION, _dtype(dtype), seed=self.seed)
+        if self.distribution == "untruncated_normal":
+            return random.normal(shape, 0.0, math.sqrt(scale), _dtype(dtype), seed=self.seed)
+        limit = math.sqrt(3.0 * scale)
+        return random.uniform(shape, -limit, limit, _dtype(dtype), seed=self.seed)
+
+
+class GlorotUniform(VarianceScaling):
+    """Uniform on ``±sqrt(6 / (fan_in + fan_out))``: the default kernel initialiser of Dense and Conv2D.
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.GlorotUniform()((4, 2))
+    >>> w.shape, bool(abs(w.numpy()).max() <= 1.0)       # limit = sqrt(6 / (4 + 2)) = 1
+    (TensorShape([4, 2]), True)
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_avg", "uniform", seed)
+
+
+class GlorotNormal(VarianceScaling):
+    """Truncated normal with ``stddev = sqrt(2 / (fan_in + fan_out))`` (before truncation: over 0.8796).
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.GlorotNormal(seed=0)((200, 200))
+    >>> round(float(w.numpy().std()) * 200 ** 0.5, 1)                  # sqrt(2 / 400) · sqrt(200)
+    1.0
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+
+
+class HeNormal(VarianceScaling):
+    """Truncated normal with ``stddev = sqrt(2 / fan_in)``, for layers followed by ReLU (He et al., 2015).
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.HeNormal(seed=0)((3, 3, 8, 400))          # fan_in = 3·3·8 = 72
+    >>> round(float(w.numpy().std()) * 36 ** 0.5, 1)                  # sqrt(2 / 72) · 6
+    1.0
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+
+
+class HeUniform(VarianceScaling):
+    """Uniform on ``±sqrt(6 / fan_in)``.
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.HeUniform()((6, 50))
+    >>> bool(abs(w.numpy()).max() <= 1.0)
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(2.0, "fan_in", "uniform", seed)
+
+
+# Keras 3's snake-case names are the classes themselves.
+zeros, ones, random_normal, random_uniform = Zeros, Ones, RandomNormal, RandomUniform
+glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
+variance_scaling = VarianceScaling
+
+_BY_NAME: dict[str, type] = {
+    "zeros": Zeros, "ones": Ones, "random_normal": RandomNormal, "random_uniform": RandomUniform,
+    "uniform": RandomUniform, "normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
+    "he_normal": HeNormal, "he_uniform": HeUniform, "variance_scaling": VarianceScaling,
+}
+
+
+def get(identifier: str | Callable | None) -> Callable | None:
+    """The initialiser named ``identifier`` (a new object), an initialiser class made into one, or a callable.
+
+    >>> import minitape as tf
+    >>> tf.keras.initializers.get("he_normal"), tf.keras.initializers.get(tf.keras.initializers.Zeros)
+    (<HeNormal>, <Zeros>)
+    """
+    if identifier is None or (callable(identifier) and not inspect.isclass(identifier)):
         return identifier
-    if identifier not in _BY_NAME:
-        raise ValueError(f"Unknown initializer: {identifier!r}. Known: {', '.join(sorted(_BY_NAME))}.")
-    return _BY_NAME[identifier]
+    if inspect.isclass(identifier):
+        return identifier()
+    known = {**_BY_NAME, **{cls.__name__: cls for cls in _BY_NAME.values()}}
+    if identifier not in known:
+        raise ValueError(f"Could not interpret initializer identifier: {identifier!r}. Known names: "
+                         f"{', '.join(sorted(_BY_NAME))}; or pass an initializer object or a callable.")
+    return known[identifier]()
+
+
+__all__ = ["GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer", "Ones", "RandomNormal",
+           "RandomUniform", "VarianceScaling", "Zeros", "compute_fans", "get", "glorot_normal", "glorot_uniform",
+           "he_normal", "he_uniform", "ones", "random_normal", "random_uniform", "variance_scaling", "zeros"]

@@ -156,5 +156,50 @@ class CategoricalCrossentropy(Loss):
         return categorical_crossentropy(y_true, y_pred, self.from_logits)
 
 
-__all__ = ["CategoricalCrossentropy", "Loss", "MeanSquaredError", "SparseCategoricalCrossentropy",
-           "categorical_crossentropy", "mean_squared_error", "sparse_categorical_crossentropy"]
+class LossFunctionWrapper(Loss):
+    """A function of ``(y_true, y_pred)`` giving one loss per example, as a loss object (``compile`` makes these).
+
+    >>> import minitape as tf
+    >>> loss = tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mean_squared_error)
+    >>> loss([[0.0], [0.0]], [[1.0], [3.0]]).numpy()
+    np.float32(5.0)
+    """
+
+    def __init__(self, fn: Any, name: str | None = None) -> None:
+        self.fn, self.name = fn, name or getattr(fn, "__name__", "loss")
+
+    def call(self, y_true: Any, y_pred: Any) -> Tensor:
+        """``fn(y_true, y_pred)``.
+
+        >>> import minitape as tf
+        >>> tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mean_squared_error).call([[0.0]], [[2.0]]).numpy()
+        array([4.], dtype=float32)
+        """
+        return self.fn(y_true, y_pred)
+
+
+_BY_NAME = {"sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+            "categorical_crossentropy": CategoricalCrossentropy, "mse": MeanSquaredError,
+            "mean_squared_error": MeanSquaredError}
+
+
+def get(identifier: Any) -> Loss:
+    """A loss object: a new one for a name (``"mse"``, ``"categorical_crossentropy"``...), a loss object itself,
+    or a function of ``(y_true, y_pred)`` wrapped.
+
+    >>> import minitape as tf
+    >>> type(tf.keras.losses.get("sparse_categorical_crossentropy")).__name__
+    'SparseCategoricalCrossentropy'
+    """
+    if isinstance(identifier, Loss):
+        return identifier
+    if isinstance(identifier, str) and identifier in _BY_NAME:
+        return _BY_NAME[identifier]()
+    if callable(identifier) and not isinstance(identifier, str):
+        return LossFunctionWrapper(identifier)
+    raise ValueError(f"Could not interpret loss identifier: {identifier!r}. Known names: {', '.join(sorted(_BY_NAME))}; "
+                     f"or pass a loss object or a function of (y_true, y_pred).")
+
+
+__all__ = ["CategoricalCrossentropy", "Loss", "LossFunctionWrapper", "MeanSquaredError", "SparseCategoricalCrossentropy",
+           "categorical_crossentropy", "get", "mean_squared_error", "sparse_categorical_crossentropy"]

@@ -205,3 +205,53 @@ class Adam(Optimizer):
         m.assign_add((grad - m) * (1 - self.beta_1))
         v.assign_add((grad * grad - v) * (1 - self.beta_2))
         variable.assign_sub(m * alpha / (ops.sqrt(v) + self.epsilon))
+
+
+class RMSprop(Optimizer):
+    """RMSprop, as Keras writes it (Keras' default optimiser for ``compile``)::
+
+        v = rho · v + (1 − rho) · g²;   w −= lr · g / sqrt(v + ε)
+
+    >>> import minitape as tf
+    >>> w = tf.Variable(1.0)
+    >>> tf.keras.optimizers.RMSprop(learning_rate=0.1).apply_gradients([(tf.constant(2.0), w)])
+    >>> round(float(w.numpy()), 4)                 # 1 - 0.1 · 2 / sqrt(0.1 · 4)
+    0.6838
+    """
+
+    slot_names = ("velocity",)
+
+    def __init__(self, learning_rate: float = 0.001, rho: float = 0.9, epsilon: float = 1e-7) -> None:
+        super().__init__(learning_rate)
+        self.rho, self.epsilon = float(rho), float(epsilon)
+
+    def update(self, variable: Variable, grad: Tensor, slots: dict[str, Variable], step: int) -> None:
+        """One RMSprop step for ``variable``, whose running mean of squared gradients is ``slots["velocity"]``.
+
+        >>> import minitape as tf
+        >>> w, slots = tf.Variable(1.0), {"velocity": tf.Variable(0.0)}
+        >>> tf.keras.optimizers.RMSprop(learning_rate=0.1).update(w, tf.constant(2.0), slots, step=1)
+        >>> round(float(slots["velocity"].numpy()), 4)
+        0.4
+        """
+        velocity = slots["velocity"]
+        velocity.assign(self.rho * velocity + (1 - self.rho) * ops.square(grad))
+        variable.assign_sub(self.learning_rate * grad / ops.sqrt(velocity + self.epsilon))
+
+
+_BY_NAME = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop}
+
+
+def get(identifier: str | Optimizer) -> Optimizer:
+    """An optimiser: a new one with Keras' defaults for a name (``"adam"``, ``"sgd"``, ``"rmsprop"``), or itself.
+
+    >>> import minitape as tf
+    >>> tf.keras.optimizers.get("adam").learning_rate
+    0.001
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Give an optimizer object or one "
+                     f"of {', '.join(sorted(_BY_NAME))}.")

@@ -15,15 +15,18 @@ False
 from __future__ import annotations
 
 import collections
+import functools
+import math
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from minitape.core import dtypes, nest, random
-from minitape import nn, ops
-from minitape.checkpointing.call import accepts_keyword
+from minitape import ops
+from minitape.checkpointing.call import accepts_keyword, register_context
 from minitape.keras import activations, initializers
 from minitape.core.tensor import Tensor, Variable
 
@@ -31,10 +34,33 @@ _name_counts: collections.Counter = collections.Counter()
 
 
 def _unique_name(cls: type) -> str:
-    base = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    """Keras' default name: the class name in snake case (``Conv2D`` is ``conv2d``), numbered after the first."""
+    base = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", cls.__name__)
+    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
     count = _name_counts[base]
     _name_counts[base] += 1
     return base if count == 0 else f"{base}_{count}"
+
+
+class _CallContext(threading.local):
+    training: bool | None = None     # the training mode of the layer call in progress, for layers inside it
+
+
+_context = _CallContext()
+# A block recomputed for the backward pass runs in the training mode its forward pass had.
+register_context(lambda: _context.training, lambda training: setattr(_context, "training", training))
+
+
+@functools.cache
+def takes_training(cls: type) -> bool:
+    """Whether a layer class's ``call`` accepts ``training`` (Keras passes it only to those that do).
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.core import takes_training
+    >>> takes_training(tf.keras.layers.Dropout), takes_training(tf.keras.layers.Dense)
+    (True, False)
+    """
+    return accepts_keyword(cls.call, "training", or_any_keyword=True)
 
 
 class Layer:
@@ -51,7 +77,10 @@ class Layer:
     (array([1., 2.], dtype=float32), ['scale/w:0'])
     """
 
-    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+    casts_inputs = True          # integer inputs become float32 (Embedding, which takes indices, says False)
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
+                 input_shape: tuple | None = None, **kwargs: Any) -> None:
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self._weights: list[Variable] = []
@@ -59,6 +88,8 @@ class Layer:
         self.trainable = trainable
         self.name = name or _unique_name(type(self))
         self.built = False
+        self.input_shape_hint = None if input_shape is None else tuple(input_shape)   # Sequential builds from it
+        self.output_shape: Any = None
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Track sub-layers (also in lists) so their variables belong to this layer too.
@@ -91,14 +122,38 @@ class Layer:
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
+        if self.casts_inputs:
+            inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
         if not self.built:
-            first = nest.flatten(inputs)[0]
-            self.build(tuple(first.shape) if hasattr(first, "shape") else None)
+            shapes = [tuple(x.shape) if hasattr(x, "shape") else None for x in nest.flatten(inputs)]
+            self.build(shapes if nest.is_nested(inputs) else shapes[0])         # a list of inputs: their shapes
             self.built = True
-        if "training" in kwargs and not accepts_keyword(self.call, "training", or_any_keyword=True):
-            kwargs.pop("training")
-        return self.call(inputs, *args, **kwargs)
+        # As Keras: `training` given to an outer layer reaches the layers it calls without one.
+        training = kwargs.pop("training") if "training" in kwargs else _context.training
+        if training is not None and takes_training(type(self)):
+            kwargs["training"] = training
+        outer, _context.training = _context.training, training
+        try:
+            outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            _context.training = outer
+        self.output_shape = nest.pack_sequence_as(outputs, [(None, *x.shape[1:]) if isinstance(x, Tensor) else None
+                                                            for x in nest.flatten(outputs)])
+        return outputs
+
+    def count_params(self) -> int:
+        """How many numbers the layer's variables hold, sub-layers' included.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Dense(3)
+        >>> layer.build((None, 4))
+        >>> layer.count_params()                # a 4 x 3 kernel and 3 biases
+        15
+        """
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             f"You can build it manually via: `{self.name}.build(input_shape)`.")
+        return sum(math.prod(v.shape) for v in self.variables)
 
     def add_weight(self, name: str | None = None, shape: Any = None, dtype: Any = None,
                    initializer: str | Callable = "glorot_uniform", trainable: bool = True) -> Variable:
@@ -112,7 +167,7 @@ class Layer:
         shape = tuple(shape or ())
         dtype = dtypes.as_dtype(dtype or dtypes.float32)
         with random.global_source():     # creating weights is not part of a replayed computation
-            value = initializers.get(initializer)(shape, dtype)
+            value = initializers.get(initializer or "glorot_uniform")(shape, dtype)     # None: Keras' default
         variable = Variable(value, trainable=trainable and self.trainable, name=f"{self.name}/{name or 'weight'}")
         self._weights.append(variable)
         return variable
@@ -222,6 +277,9 @@ class Dense(Layer):
         """
         if input_shape is None:
             raise ValueError(f"Inputs to a layer should be tensors. Got 'None' as input for layer '{self.name}'.")
+        if isinstance(input_shape, list):           # the shapes of a list of inputs
+            raise ValueError(f'Layer "{self.name}" expects 1 input, but it received {len(input_shape)} input tensors '
+                             f"in a list; pass the tensor itself.")
         if len(input_shape) < 1:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=1, '
                              f"found ndim=0. Full shape received: (); give it at least a vector.")
@@ -277,59 +335,3 @@ class Lambda(Layer):
         np.float32(9.0)
         """
         return self.function(inputs)
-
-
-class Dropout(Layer):
-    """Randomly zero a fraction ``rate`` of the inputs while ``training``; the identity otherwise.
-
-    The entries kept are scaled by ``1 / (1 - rate)``, so the expected sum is unchanged.
-
-    >>> import minitape as tf
-    >>> dropout = tf.keras.layers.Dropout(0.5)
-    >>> x = tf.ones((100,))
-    >>> dropout(x) is x
-    True
-    >>> sorted(set(dropout(x, training=True).numpy().tolist()))
-    [0.0, 2.0]
-    """
-
-    def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        if not isinstance(rate, int | float) or not 0 <= rate < 1:
-            raise ValueError(f"Dropout: rate must be a float in [0, 1), got {rate!r}.")
-        if noise_shape is not None and not all(n is None or isinstance(n, int) for n in noise_shape):
-            raise ValueError(f"Dropout: noise_shape must hold integers or None, got {noise_shape!r}.")
-        self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
-
-    def call(self, inputs: Tensor, training: bool | None = None) -> Tensor:
-        """Drop entries when ``training`` is true; return ``inputs`` unchanged otherwise.
-
-        >>> import minitape as tf
-        >>> x = tf.ones((3,))
-        >>> tf.keras.layers.Dropout(0.5).call(x, training=False) is x
-        True
-        """
-        if not training or self.rate == 0:
-            return inputs
-        noise_shape = self.noise_shape
-        if noise_shape is not None:         # None stands for the input's size there, as in Keras
-            noise_shape = [size if n is None else n for n, size in zip(noise_shape, inputs.shape)]
-        return nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
-
-
-class ReLU(Layer):
-    """``max(x, 0)`` as a layer.
-
-    >>> import minitape as tf
-    >>> tf.keras.layers.ReLU()(tf.constant([-1.0, 2.0])).numpy()
-    array([0., 2.], dtype=float32)
-    """
-
-    def call(self, inputs: Tensor) -> Tensor:
-        """``max(inputs, 0)``, entry by entry.
-
-        >>> import minitape as tf
-        >>> tf.keras.layers.ReLU().call(tf.constant([[-3.0, 0.5]])).numpy()
-        array([[0. , 0.5]], dtype=float32)
-        """
-        return ops.relu(inputs)

@@ -1,0 +1,29 @@
+"""Keras layers, one module per family, as Keras 3 groups them:
+
+* ``core``: ``Layer`` (the base class), ``Dense``, ``Lambda``;
+* ``activation``: ``Dropout``, ``ReLU``, ``Activation`` (no variables, no change of shape);
+* ``convolutional``: ``Conv2D``;
+* ``pooling``: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalAveragePooling2D``;
+* ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
+* ``merging``: ``Add``;
+* ``reshaping``: ``Flatten``;
+* ``embedding``: ``Embedding``.
+
+Both spellings of the import work, as with Keras:
+
+>>> import minitape.keras.layers as layers
+>>> from minitape.keras import layers as same
+>>> layers is same, layers.Conv2D.__name__
+(True, 'Conv2D')
+"""
+from minitape.keras.layers.core import Dense, Lambda, Layer
+from minitape.keras.layers.activation import Activation, Dropout, ReLU
+from minitape.keras.layers.convolutional import Conv2D
+from minitape.keras.layers.embedding import Embedding
+from minitape.keras.layers.merging import Add
+from minitape.keras.layers.normalization import BatchNormalization, LayerNormalization
+from minitape.keras.layers.pooling import AveragePooling2D, GlobalAveragePooling2D, MaxPooling2D
+from minitape.keras.layers.reshaping import Flatten
+
+__all__ = ["Activation", "Add", "AveragePooling2D", "BatchNormalization", "Conv2D", "Dense", "Dropout", "Embedding",
+           "Flatten", "GlobalAveragePooling2D", "Lambda", "Layer", "LayerNormalization", "MaxPooling2D", "ReLU"]

@@ -1,0 +1,88 @@
+"""The argument checks image layers share, with Keras 3's messages.
+
+>>> from minitape.keras.layers.checks import pair
+>>> pair(3, "kernel_size"), pair((1, 2), "strides")
+((3, 3), (1, 2))
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+def pair(value: Any, name: str) -> tuple[int, int]:
+    """``value`` as two positive integers (one integer is used twice), as Keras' ``standardize_tuple``.
+
+    >>> from minitape.keras.layers.checks import pair
+    >>> pair(0, "pool_size")
+    Traceback (most recent call last):
+    ...
+    ValueError: The `pool_size` argument must be a tuple of 2 integers. Received pool_size=0, including values {0} that do not satisfy `value > 0`
+    """
+    message = f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}"
+    values = (value, value) if isinstance(value, int) else value
+    try:
+        values = tuple(int(v) for v in values)
+    except (TypeError, ValueError):
+        raise ValueError(message) from None
+    if len(values) != 2:
+        raise ValueError(message)
+    if any(v <= 0 for v in values):
+        raise ValueError(f"{message}, including values {set(v for v in values if v <= 0)} that do not satisfy "
+                         f"`value > 0`")
+    return values
+
+
+def padding(value: Any) -> str:
+    """``"valid"`` or ``"same"``, in any case: how a window meets the image's edges.
+
+    >>> from minitape.keras.layers.checks import padding
+    >>> padding("SAME")
+    'same'
+    """
+    if not isinstance(value, str) or value.lower() not in ("valid", "same"):
+        raise ValueError(f"The `padding` argument must be one of {{'valid', 'same'}}. Received: {value}")
+    return value.lower()
+
+
+def channels_last(data_format: str | None) -> None:
+    """Images are NHWC in minitape: ``data_format`` may only be ``"channels_last"`` (or None).
+
+    >>> from minitape.keras.layers.checks import channels_last
+    >>> channels_last("channels_first")
+    Traceback (most recent call last):
+    ...
+    ValueError: data_format='channels_first' is not supported: minitape's images are channels_last (NHWC); ...
+    """
+    if data_format not in (None, "channels_last"):
+        raise ValueError(f"data_format={data_format!r} is not supported: minitape's images are channels_last "
+                         f"(NHWC); transpose the inputs with tf.transpose(x, (0, 2, 3, 1)) first.")
+
+
+def ndim(layer: Any, inputs: Any, expected: int) -> None:
+    """Raise Keras' error unless ``inputs`` has ``expected`` axes.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.checks import ndim
+    >>> ndim(tf.keras.layers.Layer(name="pool"), tf.ones((2, 5, 5)), 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: Input 0 of layer 'pool' is incompatible with the layer: expected ndim=4, found ndim=3. Full shape received: (2, 5, 5)
+    """
+    if len(inputs.shape) != expected:
+        raise ValueError(f"Input 0 of layer '{layer.name}' is incompatible with the layer: expected ndim={expected}, "
+                         f"found ndim={len(inputs.shape)}. Full shape received: {tuple(inputs.shape)}")
+
+
+def last_axis(layer: Any, inputs: Any, expected: int) -> None:
+    """Raise Keras' error unless the last axis of ``inputs`` (the channels) has ``expected`` entries.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.checks import last_axis
+    >>> last_axis(tf.keras.layers.Layer(name="conv"), tf.ones((1, 4, 4, 2)), 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: Input 0 of layer 'conv' is incompatible with the layer: expected axis -1 of input shape to have value 3, but received input with shape (1, 4, 4, 2)
+    """
+    if inputs.shape[-1] != expected:
+        raise ValueError(f"Input 0 of layer '{layer.name}' is incompatible with the layer: expected axis -1 of input "
+                         f"shape to have value {expected}, but received input with shape {tuple(inputs.shape)}")

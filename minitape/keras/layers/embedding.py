@@ -1,0 +1,73 @@
+"""``Embedding``: integer ids looked up in a learned table, one row of ``output_dim`` numbers per id.
+
+>>> import minitape as tf
+>>> embed = tf.keras.layers.Embedding(10, 4)
+>>> embed(tf.constant([[1, 2, 3]])).shape
+TensorShape([1, 3, 4])
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minitape import ops
+from minitape.core import dtypes
+from minitape.core.tensor import Tensor
+from minitape.keras import initializers
+from minitape.keras.layers.core import Layer
+
+
+class Embedding(Layer):
+    """A table ``embeddings`` of ``input_dim`` rows, each of ``output_dim``; ids in ``[0, input_dim)`` pick rows.
+
+    The table starts uniform on ``±0.05`` (Keras 3's ``"uniform"``); its gradient adds up,
+    per row, the gradients of the places that id was used.
+
+    >>> import minitape as tf
+    >>> embed = tf.keras.layers.Embedding(3, 2, embeddings_initializer="ones", name="words")
+    >>> embed(tf.constant([0, 2])).numpy(), [v.name for v in embed.variables]
+    (array([[1., 1.],
+           [1., 1.]], dtype=float32), ['words/embeddings:0'])
+    """
+
+    casts_inputs = False                 # ids stay integers
+
+    def __init__(self, input_dim: int, output_dim: int, embeddings_initializer: str | Callable = "uniform",
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"`{name}` must be a positive integer. Received: {name}={value} "
+                                 f"(of type {type(value).__name__}).")
+        self.input_dim, self.output_dim = input_dim, output_dim
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+
+    def build(self, input_shape: Any = None) -> None:
+        """Create ``embeddings``, ``(input_dim, output_dim)``.
+
+        >>> import minitape as tf
+        >>> embed = tf.keras.layers.Embedding(5, 3)
+        >>> embed.build()
+        >>> tuple(embed.embeddings.shape)
+        (5, 3)
+        """
+        self.embeddings = self.add_weight(name="embeddings", shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer)
+        super().build(input_shape)
+
+    def call(self, inputs: Any) -> Tensor:
+        """The rows of ``embeddings`` that ``inputs`` name (other dtypes than int32/int64 are cast to int32).
+
+        >>> import minitape as tf
+        >>> embed = tf.keras.layers.Embedding(4, 1, embeddings_initializer="zeros")
+        >>> embed.build()
+        >>> embed.embeddings.assign([[0.0], [1.0], [2.0], [3.0]])
+        <...>
+        >>> embed.call(tf.constant([3.0, 1.7])).numpy()             # float ids are truncated, as Keras
+        array([[3.],
+               [1.]], dtype=float32)
+        """
+        ids = ops.as_operand(inputs)
+        if ids.dtype not in (dtypes.int32, dtypes.int64):
+            ids = ops.cast(ids, dtypes.int32)
+        return ops.gather(self.embeddings, ids)

@@ -1,0 +1,319 @@
+"""Metrics: running means over batches, as ``fit`` and ``evaluate`` report them.
+
+A metric accumulates with ``update_state`` and reports with ``result()``; like Keras 3's,
+it keeps a float32 ``total`` and ``count``, so a mean over batches of unequal sizes weighs
+each example once.  Metrics are never differentiated: they compute on the host, with NumPy.
+
+>>> import minitape as tf
+>>> accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
+>>> accuracy.update_state([0, 1], [[0.9, 0.1], [0.8, 0.2]])         # one right of two
+>>> accuracy.update_state([1], [[0.3, 0.7]])                         # and one of one
+>>> float(accuracy.result())
+0.6666666865348816
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from minitape.core.tensor import Tensor, constant
+from minitape.keras import losses
+
+
+def _host(value: Any) -> np.ndarray:
+    return np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+
+
+class Metric:
+    """The base class: a named running value with ``update_state``, ``result`` and ``reset_state``.
+
+    >>> import minitape as tf
+    >>> class Largest(tf.keras.metrics.Metric):
+    ...     def reset_state(self):
+    ...         self.value = float("-inf")
+    ...     def update_state(self, values):
+    ...         self.value = max(self.value, float(tf.reduce_max(values)))
+    ...     def result(self):
+    ...         return tf.constant(self.value)
+    >>> largest = Largest(name="largest")
+    >>> largest.update_state([1.0, 5.0]); largest.update_state([3.0])
+    >>> largest.name, float(largest.result())
+    ('largest', 5.0)
+    """
+
+    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+        self.name = name or _snake(type(self).__name__)
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        """Forget everything seen: what ``fit`` does at the start of each epoch.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([4.0]); mean.reset_state()
+        >>> float(mean.result())
+        0.0
+        """
+
+    def update_state(self, *args: Any, **kwargs: Any) -> None:
+        """Take in one batch; written by subclasses.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Metric().update_state([1.0])
+        Traceback (most recent call last):
+        ...
+        NotImplementedError
+        """
+        raise NotImplementedError
+
+    def result(self) -> Tensor:
+        """The value so far; written by subclasses.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Metric().result()
+        Traceback (most recent call last):
+        ...
+        NotImplementedError
+        """
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(name))
+
+
+class Mean(Metric):
+    """The (weighted) mean of every value seen: ``total / count``, both float32.
+
+    >>> import minitape as tf
+    >>> mean = tf.keras.metrics.Mean(name="loss")
+    >>> mean.update_state(2.0, sample_weight=3)        # a batch of 3 whose mean loss is 2
+    >>> mean.update_state(6.0, sample_weight=1)
+    >>> float(mean.result())                           # (2·3 + 6·1) / 4
+    3.0
+    """
+
+    def reset_state(self) -> None:
+        """Start again from ``total = count = 0``.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([1.0, 2.0]); mean.reset_state()
+        >>> mean.total, mean.count
+        (np.float32(0.0), np.float32(0.0))
+        """
+        self.total, self.count = np.float32(0), np.float32(0)
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        """Add ``values`` (each weighted by ``sample_weight``, 1 if None) to the running mean.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([1.0, 2.0, 6.0])
+        >>> float(mean.result())
+        3.0
+        """
+        values = _host(values).astype(np.float32)
+        weights = np.broadcast_to(np.float32(1) if sample_weight is None else _host(sample_weight).astype(np.float32),
+                                  values.shape)
+        self.total = np.float32(self.total + np.sum(values * weights, dtype=np.float32))
+        self.count = np.float32(self.count + np.sum(weights, dtype=np.float32))
+
+    def result(self) -> Tensor:
+        """``total / count`` (0 before any update).
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Mean().result()
+        <minitape.Tensor: shape=(), dtype=float32, numpy=0.0>
+        """
+        return constant(np.float32(self.total / self.count) if self.count else np.float32(0))
+
+
+class MeanMetricWrapper(Mean):
+    """The mean over examples of ``fn(y_true, y_pred)``, one value per example (subclasses name their ``fn``).
+
+    >>> import minitape as tf
+    >>> error = tf.keras.metrics.MeanMetricWrapper(tf.keras.losses.mean_squared_error, name="mse")
+    >>> error.update_state([[0.0], [0.0]], [[1.0], [3.0]])
+    >>> float(error.result())
+    5.0
+    """
+
+    fn: Callable | None = None
+
+    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None) -> None:
+        self.fn = fn or type(self).fn
+        super().__init__(name=name or getattr(self.fn, "__name__", None), dtype=dtype)
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Add one batch: ``fn`` of each example.
+
+        >>> import minitape as tf
+        >>> accuracy = tf.keras.metrics.CategoricalAccuracy()
+        >>> accuracy.update_state([[0, 1], [1, 0]], [[0.2, 0.8], [0.3, 0.7]])
+        >>> float(accuracy.result())
+        0.5
+        """
+        super().update_state(self.fn(y_true, y_pred), sample_weight)
+
+
+def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
+    """1 where the most probable class is the integer label, 0 elsewhere.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.sparse_categorical_accuracy([1, 0], [[0.2, 0.8], [0.3, 0.7]])
+    array([1., 0.], dtype=float32)
+    """
+    y_pred = _host(y_pred)
+    y_true = _host(y_true).reshape(y_pred.shape[:-1])
+    return (y_true.astype(np.int64) == np.argmax(y_pred, axis=-1)).astype(np.float32)
+
+
+def categorical_accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
+    """1 where the most probable class is the one-hot label's, 0 elsewhere.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.categorical_accuracy([[0, 1], [0, 1]], [[0.2, 0.8], [0.3, 0.1]])
+    array([1., 0.], dtype=float32)
+    """
+    return (np.argmax(_host(y_true), axis=-1) == np.argmax(_host(y_pred), axis=-1)).astype(np.float32)
+
+
+def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> np.ndarray:
+    """1 where ``y_pred > threshold`` agrees with the 0/1 label, averaged over the last axis.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.binary_accuracy([[1], [0]], [[0.7], [0.6]])
+    array([1., 0.], dtype=float32)
+    """
+    y_pred = _host(y_pred)
+    matches = _host(y_true).reshape(y_pred.shape).astype(np.float32) == (y_pred > threshold).astype(np.float32)
+    return np.mean(matches.astype(np.float32), axis=-1)
+
+
+def accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
+    """1 where the prediction equals the label exactly.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.accuracy([1, 2, 3], [1, 2, 4])
+    array([1., 1., 0.], dtype=float32)
+    """
+    return (_host(y_true) == _host(y_pred)).astype(np.float32)
+
+
+def mean_squared_error(y_true: Any, y_pred: Any) -> np.ndarray:
+    """The mean of ``(y_true - y_pred)²`` over the last axis, one value per example, on the host.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.mean_squared_error([[0.0, 0.0]], [[1.0, 3.0]])
+    array([5.], dtype=float32)
+    """
+    return _host(losses.mean_squared_error(y_true, y_pred))
+
+
+class Accuracy(MeanMetricWrapper):
+    """How often predictions equal labels, exactly: ``tf.keras.metrics.Accuracy()`` after one batch, ``[1, 2]``
+    against ``[1, 3]``, gives 0.5.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.Accuracy().name
+    'accuracy'
+    """
+
+    fn = staticmethod(accuracy)
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    """How often ``y_pred > 0.5`` matches the 0/1 labels.
+
+    >>> import minitape as tf
+    >>> metric = tf.keras.metrics.BinaryAccuracy()
+    >>> metric.update_state([[1], [0]], [[0.9], [0.2]])
+    >>> float(metric.result())
+    1.0
+    """
+
+    fn = staticmethod(binary_accuracy)
+
+
+class CategoricalAccuracy(MeanMetricWrapper):
+    """How often the most probable class is the one-hot label's (see ``categorical_accuracy``).
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.CategoricalAccuracy().fn is tf.keras.metrics.categorical_accuracy
+    True
+    """
+
+    fn = staticmethod(categorical_accuracy)
+
+
+class SparseCategoricalAccuracy(MeanMetricWrapper):
+    """How often the most probable class is the integer label: what ``"accuracy"`` means for integer labels.
+
+    >>> import minitape as tf
+    >>> metric = tf.keras.metrics.SparseCategoricalAccuracy()
+    >>> for labels, probabilities in [([1], [[0.4, 0.6]]), ([1], [[0.9, 0.1]])]:
+    ...     metric.update_state(labels, probabilities)
+    >>> metric.name, float(metric.result())
+    ('sparse_categorical_accuracy', 0.5)
+    """
+
+    fn = staticmethod(sparse_categorical_accuracy)
+
+
+class MeanSquaredError(MeanMetricWrapper):
+    """The mean squared error over examples (``metrics=["mse"]``).
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.MeanSquaredError().name
+    'mean_squared_error'
+    """
+
+    fn = staticmethod(mean_squared_error)
+
+
+_BY_NAME: dict[str, Callable[[], Metric]] = {
+    "sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
+    "binary_accuracy": BinaryAccuracy, "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+}
+
+
+def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
+    """A metric object for ``identifier``: a name, a metric, or a function of ``(y_true, y_pred)``.
+
+    ``"accuracy"`` (or ``"acc"``) means what fits the data, as Keras decides it from a batch:
+    binary when ``y_pred`` has one column, sparse categorical when ``y_true`` holds integer
+    labels (fewer axes), categorical otherwise.  It keeps the name it was given.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.get("accuracy", y_true=[1, 0], y_pred=[[0.2, 0.8], [0.6, 0.4]])
+    <SparseCategoricalAccuracy name=accuracy>
+    """
+    if isinstance(identifier, Metric):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
+        true_shape, pred_shape = _host(y_true).shape, _host(y_pred).shape
+        if pred_shape[-1:] == (1,):
+            return BinaryAccuracy(name=identifier)
+        sparse = len(true_shape) < len(pred_shape) or (true_shape[-1:] == (1,) and pred_shape[-1] > 1)
+        return (SparseCategoricalAccuracy if sparse else CategoricalAccuracy)(name=identifier)
+    if isinstance(identifier, str):
+        if identifier not in _BY_NAME:
+            raise ValueError(f"Could not interpret metric identifier: {identifier}. Known names: accuracy, "
+                             f"{', '.join(sorted(_BY_NAME))}; or pass a metric object or a function.")
+        metric = _BY_NAME[identifier]()
+        metric.name = identifier
+        return metric
+    if callable(identifier):
+        return MeanMetricWrapper(identifier)
+    raise ValueError(f"Could not interpret metric identifier: {identifier!r}.")
+
+
+__all__ = ["Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
+           "Metric", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy", "categorical_accuracy", "get",
+           "mean_squared_error", "sparse_categorical_accuracy"]

@@ -1,0 +1,105 @@
+"""The progress ``fit``, ``evaluate`` and ``predict`` show: a bar per epoch, the running means beside it.
+
+``verbose=1`` draws a bar: tqdm's where tqdm is installed (the notebooks' and the dev extras
+install it: in JupyterLab it is a widget), otherwise Keras' own text bar.  ``verbose=2``
+prints one line per epoch; ``verbose=0`` nothing.
+
+>>> from minitape.keras.progbar import ProgressBar
+>>> bar = ProgressBar(steps=2, verbose=2, clock=lambda: 0.0)
+>>> bar.update(1, {"loss": 0.5}); bar.update(2, {"loss": 0.25})
+>>> bar.close({"loss": 0.25})
+2/2 - 0s - 0ms/step - loss: 0.2500
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+WIDTH = 20
+
+
+def format_logs(logs: dict[str, float]) -> str:
+    """``" - name: value"`` for each entry, as Keras writes them (4 decimals, or 4 significant digits if tiny).
+
+    >>> from minitape.keras.progbar import format_logs
+    >>> format_logs({"accuracy": 0.5, "loss": 0.00001234})
+    ' - accuracy: 0.5000 - loss: 1.2340e-05'
+    """
+    return "".join(f" - {name}: {value:.4f}" if abs(value) > 1e-3 else f" - {name}: {value:.4e}"
+                   for name, value in logs.items())
+
+
+def _tqdm() -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:             # tqdm is not a dependency of minitape itself
+        return None
+    return tqdm
+
+
+class ProgressBar:
+    """One pass over ``steps`` batches, shown as ``verbose`` asks.
+
+    >>> from minitape.keras.progbar import ProgressBar
+    >>> bar = ProgressBar(steps=4, verbose=0)
+    >>> bar.update(4, {"loss": 1.0}); bar.close({"loss": 1.0})       # verbose=0: silent
+    """
+
+    def __init__(self, steps: int, verbose: int, title: str | None = None, plain: bool = False,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.steps, self.verbose, self.clock = steps, verbose, clock
+        self.start = clock()
+        tqdm = None if plain or verbose != 1 else _tqdm()
+        self.tqdm = tqdm(total=steps, desc=title, unit="step", leave=True) if tqdm else None
+        if title and verbose and self.tqdm is None:
+            print(title)
+        self.shown = 0
+
+    def update(self, step: int, logs: dict[str, float]) -> None:
+        """Show that ``step`` of the steps are done, with the running means ``logs``.
+
+        The text bar redraws itself in a terminal; elsewhere (a log file) it waits for ``close``.
+
+        >>> from minitape.keras.progbar import ProgressBar
+        >>> bar = ProgressBar(steps=3, verbose=1, plain=True, clock=lambda: 0.0)
+        >>> bar.update(1, {"loss": 0.5})
+        >>> bar.close({"loss": 0.5})
+        3/3 ━━━━━━━━━━━━━━━━━━━━ 0s 0ms/step - loss: 0.5000
+        """
+        if self.tqdm is not None:
+            self.tqdm.set_postfix_str(format_logs(logs)[3:], refresh=False)
+            self.tqdm.update(step - self.shown)
+        elif self.verbose == 1 and sys.stdout.isatty():
+            print("\r" + self._line(step, logs), end="", flush=True)
+        self.shown = step
+
+    def close(self, logs: dict[str, float]) -> None:
+        """The end of the pass: the last logs (validation ones included) stay on screen.
+
+        >>> from minitape.keras.progbar import ProgressBar
+        >>> bar = ProgressBar(steps=1, verbose=2, title="Epoch 1/1", clock=lambda: 0.0)
+        Epoch 1/1
+        >>> bar.close({"loss": 0.5, "val_loss": 0.6})
+        1/1 - 0s - 0ms/step - loss: 0.5000 - val_loss: 0.6000
+        """
+        elapsed = self.clock() - self.start
+        if self.tqdm is not None:
+            self.tqdm.set_postfix_str(format_logs(logs)[3:])
+            self.tqdm.close()
+        elif self.verbose == 1:
+            print(("\r" if sys.stdout.isatty() else "") + self._line(self.steps, logs), flush=True)
+        elif self.verbose == 2:
+            print(f"{self.steps}/{self.steps} - {elapsed:.0f}s - {_per_step(elapsed, self.steps)}{format_logs(logs)}")
+
+    def _line(self, step: int, logs: dict[str, float]) -> str:
+        elapsed = self.clock() - self.start
+        done = WIDTH * step // max(self.steps, 1)
+        bar = "━" * done + "─" * (WIDTH - done)
+        return f"{step}/{self.steps} {bar} {elapsed:.0f}s {_per_step(elapsed, step)}{format_logs(logs)}"
+
+
+def _per_step(elapsed: float, steps: int) -> str:
+    per_step = elapsed / max(steps, 1)
+    return f"{per_step:.0f}s/step" if per_step >= 1 else f"{per_step * 1e3:.0f}ms/step"
