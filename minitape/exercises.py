@@ -89,7 +89,7 @@ def check_vjp(student: Callable, forward: Callable, shapes: Sequence[tuple[int, 
         except NotImplementedError:
             return _not_done(getattr(student, "__name__", "your function"))
         except InvalidArgumentError as error:
-            return Verdict(False, f"your VJP raised: {error}. The shapes do not line up: the gradient with "
+            return Verdict(False, f"your VJP raised: {str(error).rstrip('.')}. The shapes do not line up: the gradient with "
                                   f"respect to an input must have that input's shape (a transpose missing?).")
         verdict = _compare(np.asarray(getattr(got, "numpy", lambda: got)(), dtype=np.float64), expected, case[wrt])
         if verdict is not None:

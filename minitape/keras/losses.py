@@ -75,13 +75,14 @@ class Loss:
     >>> import minitape as tf
     >>> class MeanAbsoluteError(tf.keras.losses.Loss):
     ...     def call(self, y_true, y_pred):
-    ...         return tf.reduce_mean(tf.abs(tf.subtract(y_pred, y_true)), axis=-1)
+    ...         return tf.reduce_mean(tf.abs(y_pred - y_true), axis=-1)   # tensors here, as in Keras
     >>> MeanAbsoluteError()([[0.0, 1.0], [1.0, 1.0]], [[1.0, 1.0], [1.0, 3.0]]).numpy()
     np.float32(0.75)
     """
 
     def __call__(self, y_true: Any, y_pred: Any) -> Tensor:
-        return ops.reduce_mean(self.call(y_true, y_pred))
+        # As Keras: lists and arrays arrive at ``call`` as tensors.
+        return ops.reduce_mean(self.call(ops.as_operand(y_true), ops.as_operand(y_pred)))
 
     def call(self, y_true: Any, y_pred: Any) -> Tensor:
         """The loss of each example: what subclasses write.
