@@ -215,7 +215,7 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     >>> from_the_input = [("advance", 0, 2), ("record", 2), ("backward", 2), ("advance", 0, 1),
     ...                   ("record", 1), ("backward", 1), ("record", 0), ("backward", 0)]
     >>> exercises.check_schedule(from_the_input, n=3, snapshots=1)
-    ✔ valid and optimal: 6 step executions, the fewest possible with 1 states.
+    ✔ valid and optimal: 6 step executions, the fewest possible with 1 state.
     >>> exercises.check_schedule(from_the_input[:3], n=3, snapshots=1)
     ✘ the schedule stops before reversing step 1.
     """
@@ -231,6 +231,9 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
                     return Verdict(False, f"{where} must advance forwards, within the {n} steps.")
                 in_hand, cost = action[2], cost + action[2] - i
             elif kind == "record":
+                if recorded:        # a recorded step holds its activations: reverse it before recording another
+                    return Verdict(False, f"{where} records step {i} while step {min(recorded)} is still recorded and "
+                                          f"not yet reversed; its tape would hold both steps' activations.")
                 recorded.add(i)
                 in_hand, cost = i + 1, cost + 1
             elif kind == "store":
@@ -257,10 +260,11 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     if next_back >= 0:
         return Verdict(False, f"the schedule stops before reversing step {next_back}.")
     best = n + revolve_recomputations(n, snapshots)
+    states = f"{snapshots} state" + ("s" if snapshots != 1 else "")
     if cost > best:
-        return Verdict(True, f"valid: it runs the steps {cost} times; the optimum with {snapshots} states is "
-                             f"{best}. Can you do better?")
-    return Verdict(True, f"valid and optimal: {cost} step executions, the fewest possible with {snapshots} states.")
+        return Verdict(True, f"valid: it runs the steps {cost} times; the optimum with {states} is {best}. "
+                             f"Can you do better?")
+    return Verdict(True, f"valid and optimal: {cost} step executions, the fewest possible with {states}.")
 
 
 # --------------------------------------------------------------------------- a memory budget

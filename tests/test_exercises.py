@@ -56,6 +56,10 @@ def test_schedules():
     assert not out_of_order and "must go through step 1 next" in out_of_order.message
     from_nowhere = exercises.check_schedule([("advance", 2, 3)], 4, 2)
     assert not from_nowhere and "neither stored nor in hand" in from_nowhere.message
+    # Recording every step and reversing them after would hold all activations: no schedule at all.
+    record_all = [("record", 0), ("record", 1), ("record", 2), ("backward", 2), ("backward", 1), ("backward", 0)]
+    hoarding = exercises.check_schedule(record_all, 3, 1)
+    assert not hoarding and "still recorded" in hoarding.message
     slow = [a for i in reversed(range(4)) for a in ([("advance", 0, i)] if i else []) + [("record", i), ("backward", i)]]
     verdict = exercises.check_schedule(slow, 4, 2)
     assert verdict and "Can you do better" in verdict.message
