@@ -93,18 +93,6 @@ class Op:
         self.keeps_output = ANS in keep
         self.kept_inputs = _Everything() if INPUTS in keep else frozenset(k for k in keep if isinstance(k, int))
 
-    @property
-    def differentiable(self) -> bool:
-        """Whether any gradient flows through this op (comparisons and creation have none)."""
-        return bool(self.vjps)
-
-    def keeps(self, k: int) -> bool:
-        """Whether the VJPs read input ``k`` (so the tape must keep it).
-
-        >>> tf.multiply.op.keeps(1), tf.add.op.keeps(1)
-        (True, False)
-        """
-        return k in self.kept_inputs
 
     def __repr__(self) -> str:
         return f"Op({self.name!r}, keep={self.keep!r})"

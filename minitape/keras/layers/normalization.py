@@ -37,6 +37,19 @@ def _as(value: Tensor | Variable | None, dtype: dtypes.DType) -> Any:
     return value if value is None or value.dtype == dtype else ops.cast(value, dtype)
 
 
+def _statistics_dtype(inputs: Tensor) -> dtypes.DType:
+    """float16 inputs are normalised with float32 statistics, as Keras does; others in their own dtype."""
+    return dtypes.float32 if inputs.dtype == dtypes.float16 else inputs.dtype
+
+
+def _per_feature(value: Tensor | Variable | None, x: Tensor, shape: list[int]) -> Any:
+    """A per-feature vector (or None) in ``x``'s dtype, shaped to broadcast against ``x``."""
+    value = _as(value, x.dtype)
+    if value is None or (list(value.shape) == shape[-1:] and shape[:-1] == [1] * (len(shape) - 1)):
+        return value                    # a vector over the last axis broadcasts as it is: no reshape to record
+    return ops.reshape(value, shape)
+
+
 def _axes(axis: int | list[int], ndim: int) -> list[int]:
     axes = [axis] if isinstance(axis, int) else list(axis)
     if any(not -ndim <= a < ndim for a in axes):
@@ -102,16 +115,11 @@ class BatchNormalization(Layer):
         >>> bn.call(tf.constant([[1.0, 2.0]]), training=False).numpy()      # moving mean 0, variance 1
         array([[0.9995004, 1.9990008]], dtype=float32)
         """
-        dtype = dtypes.float32 if inputs.dtype == dtypes.float16 else inputs.dtype      # statistics in float32
-        x = _as(inputs, dtype)
-        shape = [1] * x.ndim
-        for a in range(x.ndim):
-            shape[a] = 1 if a in self.reduction_axes else x.shape[a]
+        x = _as(inputs, _statistics_dtype(inputs))
+        shape = [1 if a in self.reduction_axes else n for a, n in enumerate(x.shape)]
 
-        def per_feature(value: Any) -> Any:             # a (features,) vector, shaped to broadcast against x
-            value = _as(value, dtype)
-            return value if value is None or self.reduction_axes == list(range(x.ndim - 1)) \
-                else ops.reshape(value, shape)
+        def per_feature(value: Any) -> Any:
+            return _per_feature(value, x, shape)
 
         if training and self.trainable:
             mean, variance = nn.moments(x, axes=self.reduction_axes)
@@ -175,15 +183,9 @@ class LayerNormalization(Layer):
         >>> norm.call(tf.constant([[0.0, 0.0, 2.0, 2.0]])).numpy().round(4)      # 1 / sqrt(1 + 0.001)
         array([[-0.9995, -0.9995,  0.9995,  0.9995]], dtype=float32)
         """
-        dtype = dtypes.float32 if inputs.dtype == dtypes.float16 else inputs.dtype
-        x = _as(inputs, dtype)
-        shape = [x.shape[a] if a in self.axes else 1 for a in range(x.ndim)]
-
-        def per_feature(value: Any) -> Any:
-            value = _as(value, dtype)
-            return value if value is None or self.axes == [x.ndim - 1] else ops.reshape(value, shape)
-
+        x = _as(inputs, _statistics_dtype(inputs))
+        shape = [n if a in self.axes else 1 for a, n in enumerate(x.shape)]
         mean, variance = nn.moments(x, axes=self.axes, keepdims=True)
-        outputs = nn.batch_normalization(x, mean, variance, offset=per_feature(self.beta),
-                                         scale=per_feature(self.gamma), variance_epsilon=self.epsilon)
+        outputs = nn.batch_normalization(x, mean, variance, offset=_per_feature(self.beta, x, shape),
+                                         scale=_per_feature(self.gamma, x, shape), variance_epsilon=self.epsilon)
         return _as(outputs, inputs.dtype)
