@@ -59,3 +59,7 @@ def backend(request):
             pytest.skip(str(error))
     with tf.backends.use(request.param) as chosen:
         yield chosen
+
+
+# The corpus' snippets are run by tests/test_corpus.py, each in its own process, never imported.
+collect_ignore = ["corpus"]
