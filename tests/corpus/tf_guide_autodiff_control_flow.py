@@ -1,0 +1,25 @@
+# Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Control flow"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's numpy and matplotlib imports dropped (unused)
+# xfail: `tape.gradient(v0, [v0, v1])` (the target is the source variable itself) gives None, TF 1.0; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
+import minitape as tf
+# %%
+x = tf.constant(1.0)
+
+v0 = tf.Variable(2.0)
+v1 = tf.Variable(2.0)
+
+with tf.GradientTape(persistent=True) as tape:
+  tape.watch(x)
+  if x > 0.0:
+    result = v0
+  else:
+    result = v1**2 
+
+dv0, dv1 = tape.gradient(result, [v0, v1])
+
+print(dv0)
+print(dv1)
+# %%
+dx = tape.gradient(result, x)
+
+print(dx)

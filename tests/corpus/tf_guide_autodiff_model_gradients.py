@@ -1,0 +1,18 @@
+# Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Gradients with respect to a model"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's numpy and matplotlib imports dropped (unused)
+# xfail: Dense variable names are `dense/kernel:0`, Keras 3's `kernel`; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
+import minitape as tf
+# %%
+layer = tf.keras.layers.Dense(2, activation='relu')
+x = tf.constant([[1., 2., 3.]])
+
+with tf.GradientTape() as tape:
+  # Forward pass
+  y = layer(x)
+  loss = tf.reduce_mean(y**2)
+
+# Calculate gradients with respect to every trainable variable
+grad = tape.gradient(loss, layer.trainable_variables)
+# %%
+for var, g in zip(layer.trainable_variables, grad):
+  print(f'{var.name}, shape: {g.shape}')

@@ -1,0 +1,28 @@
+# Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Gradient tapes"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`; matplotlib's import dropped;
+#   `tf.random.normal((3, 2))` -> `np.random.default_rng(0).standard_normal((3, 2)).astype(np.float32)` (seeded NumPy draw)
+# xfail: shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
+import numpy as np
+
+import minitape as tf
+# %%
+w = tf.Variable(np.random.default_rng(0).standard_normal((3, 2)).astype(np.float32), name='w')
+b = tf.Variable(tf.zeros(2, dtype=tf.float32), name='b')
+x = [[1., 2., 3.]]
+
+with tf.GradientTape(persistent=True) as tape:
+  y = x @ w + b
+  loss = tf.reduce_mean(y**2)
+# %%
+[dl_dw, dl_db] = tape.gradient(loss, [w, b])
+# %%
+print(w.shape)
+print(dl_dw.shape)
+# %%
+my_vars = {
+    'w': w,
+    'b': b
+}
+
+grad = tape.gradient(loss, my_vars)
+grad['b']
