@@ -164,9 +164,10 @@ class _TensorLike:
         """
         return _Ref(self)
 
-    def _numpy_text(self) -> str:
+    def _numpy_text(self, as_repr: bool = True) -> str:
+        """The values as TensorFlow shows them: a text of several lines starts on a line of its own."""
         value = self.numpy()
-        text = str(value) if value.ndim == 0 else repr(value)
+        text = repr(value) if as_repr and value.ndim else str(value)
         return "\n" + text if "\n" in text else text
 
 
@@ -211,8 +212,7 @@ class Tensor(_TensorLike):
         return f"<minitape.Tensor: shape={tuple(self.shape)}, dtype={self.dtype.name}, numpy={self._numpy_text()}>"
 
     def __str__(self) -> str:
-        value = self.numpy()
-        return f"minitape.Tensor({value!s}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
+        return f"minitape.Tensor({self._numpy_text(as_repr=False)}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
 
 def wrap(value: Any, id: int | None = None) -> Tensor:
