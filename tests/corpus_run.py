@@ -11,6 +11,7 @@ script or a book's listing has no ``# %%`` and is a single cell.
 from __future__ import annotations
 
 import ast
+import linecache
 import re
 import sys
 
@@ -21,12 +22,16 @@ def cells(source: str) -> list[str]:
     return [cell for cell in re.split(r"^# %%.*$", source, flags=re.M) if cell.strip()]
 
 
-def run_cell(cell: str, namespace: dict) -> None:
+def run_cell(cell: str, number: int, namespace: dict) -> None:
+    # Kept in linecache under a name of its own, as IPython keeps a cell, so that code that reads
+    # a function's source (TensorFlow's AutoGraph, inspect) finds it as it would in a notebook.
+    filename = f"<cell-{number}>"
+    linecache.cache[filename] = (len(cell), None, cell.splitlines(keepends=True), filename)
     tree = ast.parse(cell)
     shown = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    exec(compile(tree, "<snippet>", "exec"), namespace)
+    exec(compile(tree, filename, "exec"), namespace)
     if shown is not None:
-        value = eval(compile(ast.Expression(shown.value), "<snippet>", "eval"), namespace)
+        value = eval(compile(ast.Expression(shown.value), filename, "eval"), namespace)
         if value is not None:
             print(pretty(value))
 
@@ -41,8 +46,8 @@ def main(path: str, tensorflow: bool) -> None:
     if tensorflow:
         source = as_tensorflow(source)
     namespace = {"__name__": "__main__"}
-    for cell in cells(source):
-        run_cell(cell, namespace)
+    for number, cell in enumerate(cells(source), start=1):
+        run_cell(cell, number, namespace)
 
 
 if __name__ == "__main__":
