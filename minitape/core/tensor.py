@@ -92,7 +92,7 @@ class _TensorLike:
         """The element type, a [`DType`][minitape.dtypes.DType].
 
         >>> tf.constant([1, 2]).dtype
-        minitape.int32
+        tf.int32
         """
         return dtypes.of_array(self._value)
 
@@ -164,7 +164,7 @@ class Tensor(_TensorLike):
     >>> import minitape as tf
     >>> t = tf.constant([[1, 2], [3, 4]])
     >>> t.shape, t.dtype, t.ndim
-    (TensorShape([2, 2]), minitape.int32, 2)
+    (TensorShape([2, 2]), tf.int32, 2)
     >>> t[1]
     <minitape.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """
@@ -286,7 +286,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
 
     >>> import minitape as tf
     >>> tf.constant(1.5).dtype, tf.constant(2).dtype, tf.constant(np.zeros(2)).dtype
-    (minitape.float32, minitape.int32, minitape.float64)
+    (tf.float32, tf.int32, tf.float64)
     >>> tf.constant(2.0, shape=(2,))
     <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([2., 2.], dtype=float32)>
 

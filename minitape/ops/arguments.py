@@ -8,7 +8,7 @@ dtypes silently.  These helpers are those rules, in one place.
 >>> from minitape.ops.arguments import pair, as_axes
 >>> x, one = pair("add", tf.constant([1.0, 2.0]), 1)
 >>> one.dtype, as_axes(-1, 2, "reduce_sum")
-(minitape.float32, (1,))
+(tf.float32, (1,))
 """
 from __future__ import annotations
 
