@@ -167,7 +167,7 @@ class TensorShape:
 
     @property
     def dims(self) -> list[Dimension] | None:
-        """The sizes as [`Dimension`][minitape.core.tensor_shape.Dimension]s (TF 1's view; prefer ``as_list``).
+        """The sizes as ``Dimension``s (TF 1's view; prefer ``as_list``).
 
         >>> tf.TensorShape([2, 3]).dims
         [Dimension(2), Dimension(3)]
