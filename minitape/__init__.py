@@ -19,8 +19,11 @@ This module only gathers their public names.
 """
 from minitape.core import backends, dtypes, errors, events, nest, random
 from minitape.core.backends import device
-from minitape.core.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
-from minitape.core.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor
+from minitape.core.dtypes import (  # noqa: A004
+    DType, as_dtype, bool_ as bool, double, float16, float32, float64, half, int8, int16, int32, int64, uint8, uint16,
+)
+from minitape.core.tensor_shape import TensorShape
+from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops
 from minitape.ops import (
     abs, add, broadcast_to, cast, clip_by_value, concat, cos, divide, einsum, equal, exp, expand_dims,
@@ -29,6 +32,11 @@ from minitape.ops import (
     reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign, sin, sqrt, square, squeeze, stack,
     stop_gradient, subtract, tanh, tile, to_device, transpose, where, zeros, zeros_like,
 )
+#: ``x[tf.newaxis]`` adds an axis of size 1, as NumPy's ``None`` does (it is ``None``).
+newaxis = None
+#: ``tf.dtypes`` holds the dtypes under TensorFlow's names, and ``cast``: the one op it names is attached
+#: here, from above, since the core never imports the op table.
+dtypes.cast = cast
 from minitape import autodiff
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape

@@ -15,7 +15,7 @@ import numpy as np
 
 from minitape.core import arrays, backends, random
 from minitape.core.errors import InvalidArgumentError
-from minitape.ops.arguments import as_shape, needs_floating, plain
+from minitape.ops.arguments import LABELS, as_shape, check_indices, needs_floating, plain
 from minitape.ops import (  # noqa: F401
     as_operand, avg_pool2d, batch_normalization, cast, conv2d, log_softmax, max_pool2d, moments, multiply,
     negative, operands, reduce_sum, relu, sigmoid, softmax, sparse_softmax_cross_entropy, tanh,
@@ -53,6 +53,7 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     logits = as_operand(logits, op)
     needs_floating(op, logits)
     # Checked on the host (a tensor's value comes to it); TF's kernel refuses float labels.
+    check_indices(LABELS, op, labels)
     classes = arrays.integers(plain(labels), f"{op}: labels", InvalidArgumentError)
     if logits.ndim == 0 or classes.ndim != logits.ndim - 1:
         raise ValueError(f"{op}: labels must have rank logits.rank - 1 (one class per example), got labels "

@@ -37,7 +37,7 @@ def test_reprs():
                                "array([[1., 0.],\n       [0., 1.]], dtype=float32)>")
     assert str(tf.constant(4.0)) == "minitape.Tensor(4.0, shape=(), dtype=float32)"
     assert repr(tf.Variable(1.0)) == "<minitape.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"
-    assert repr(tf.float32) == "minitape.float32"
+    assert repr(tf.float32) == "tf.float32"
     assert repr(tf.zeros((1, 2)).shape) == "TensorShape([1, 2])"
 
 

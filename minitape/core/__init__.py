@@ -3,7 +3,7 @@
 In import order: [`dtypes`][minitape.dtypes], ``errors``,
 [`backends`][minitape.backends] (where arrays live), ``nest``,
 [`state`][minitape.core.state] (which tapes are recording), [`events`][minitape.events],
-``tensor``, [`random`][minitape.random],
+``tensor_shape``, ``tensor``, [`random`][minitape.random],
 [`entry`][minitape.core.entry] (what a tape entry offers) and
 [`primitive`][minitape.core.primitive] (``Op``, ``apply``, ``OpEntry``).
 

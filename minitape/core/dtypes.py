@@ -1,14 +1,16 @@
-"""Data types: the six dtypes minitape speaks, and TensorFlow's rules for them.
+"""Data types: the dtypes minitape speaks, and TensorFlow's rules for them.
 
 A [`DType`][minitape.dtypes.DType] is a thin, named wrapper around a NumPy dtype.  It exists so
-that reprs and errors read like TensorFlow's (``float32``, not ``dtype('float32')``)
+that reprs and errors read like TensorFlow's (``tf.float32``, not ``dtype('float32')``)
 and so that questions such as "can this be differentiated?" have one answer.
 
 >>> import minitape as tf
 >>> tf.float32.is_floating, tf.int32.is_floating
 (True, False)
 >>> tf.as_dtype("float64")
-minitape.float64
+tf.float64
+>>> print(tf.float64)
+<dtype: 'float64'>
 """
 from __future__ import annotations
 
@@ -18,25 +20,33 @@ import numpy as np
 
 
 class DType:
-    """One element type: ``float16``, ``float32``, ``float64``, ``int32``, ``int64`` or ``bool``.
+    """One element type, such as ``float32``, ``int32``, ``uint8`` or ``bool``.
 
-    Compares equal to its name, its NumPy dtype and its NumPy scalar type, as
-    TensorFlow's dtypes do.
+    ``repr`` names it as code does (``tf.float32``), ``str`` and ``print`` as TensorFlow
+    prints it (``<dtype: 'float32'>``).  It compares equal to anything
+    [`as_dtype`][minitape.dtypes.as_dtype] turns into it: its name, its NumPy dtype or scalar
+    type, TensorFlow's number for it; and it hashes as that number, as TensorFlow's dtypes do.
 
     >>> import minitape as tf
-    >>> tf.float32 == "float32", tf.float32 == np.float32
-    (True, True)
+    >>> tf.float32 == "float32", tf.float32 == np.float32, tf.float32 == "float64"
+    (True, True, False)
+    >>> tf.uint8.is_integer, tf.uint8.is_unsigned, tf.uint8.max, tf.uint8.size
+    (True, True, 255, 1)
     """
 
-    __slots__ = ("name", "as_numpy_dtype_", "is_floating", "is_integer", "is_bool", "size")
+    __slots__ = ("name", "as_numpy_dtype_", "as_datatype_enum", "is_floating", "is_integer", "is_bool",
+                 "is_unsigned", "size")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, enum: int) -> None:
         self.name = name
         self.as_numpy_dtype_ = np.dtype(name)
+        #: TensorFlow's number for the type (``types.proto``): ``as_dtype(1)`` is float32.
+        self.as_datatype_enum = enum
         kind = self.as_numpy_dtype_.kind
         self.is_floating = kind == "f"
         self.is_integer = kind in "iu"
         self.is_bool = kind == "b"
+        self.is_unsigned = kind == "u"
         self.size = self.as_numpy_dtype_.itemsize
 
     @property
@@ -51,44 +61,122 @@ class DType:
 
     @property
     def base_dtype(self) -> "DType":
-        """The dtype itself: TensorFlow's reference dtypes have a base, minitape has none.
+        """The dtype itself: TensorFlow 1's reference dtypes have a base, minitape has none.
 
         >>> import minitape as tf
         >>> tf.float64.base_dtype
-        minitape.float64
+        tf.float64
         """
         return self
 
+    @property
+    def real_dtype(self) -> "DType":
+        """The dtype of a value's real part: the dtype itself, minitape having no complex numbers.
+
+        >>> tf.float32.real_dtype
+        tf.float32
+        """
+        return self
+
+    @property
+    def is_numeric(self) -> bool:
+        """Whether it holds numbers (everything but bool).
+
+        >>> tf.int32.is_numeric, tf.bool.is_numeric
+        (True, False)
+        """
+        return not self.is_bool
+
+    @property
+    def min(self) -> Any:
+        """The smallest value it holds: a Python int for integers, a NumPy float for floats.
+
+        >>> tf.int8.min, tf.float16.min
+        (-128, np.float16(-6.55e+04))
+        """
+        return self._limit("minimum", "min")
+
+    @property
+    def max(self) -> Any:
+        """The largest value it holds.
+
+        >>> tf.uint8.max, tf.float32.max
+        (255, np.float32(3.4028235e+38))
+        >>> tf.bool.max
+        Traceback (most recent call last):
+        ...
+        TypeError: Cannot find maximum value of <dtype: 'bool'> with type <dtype: 'bool'>.
+        """
+        return self._limit("maximum", "max")
+
+    def _limit(self, word: str, end: str) -> Any:
+        if self.is_bool:
+            raise TypeError(f"Cannot find {word} value of {self} with type {self}.")
+        info = np.finfo(self.as_numpy_dtype_) if self.is_floating else np.iinfo(self.as_numpy_dtype_)
+        return getattr(info, end)
+
+    def is_compatible_with(self, other: Any) -> bool:
+        """Whether ``other`` names the same dtype (TensorFlow 1's question; in TF 2, ``==`` asks it).
+
+        >>> tf.float32.is_compatible_with("float32"), tf.float32.is_compatible_with(tf.float64)
+        (True, False)
+        """
+        return self is as_dtype(other)
+
     def __repr__(self) -> str:
-        return f"minitape.{self.name}"
+        return f"tf.{self.name}"
+
+    def __str__(self) -> str:
+        return f"<dtype: '{self.name}'>"
 
     def __eq__(self, other: Any) -> bool:
+        if other is None:
+            return False
         try:
             return self is as_dtype(other)
         except TypeError:
-            return NotImplemented
+            return False
+
+    def __ne__(self, other: Any) -> bool:
+        return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash(self.name)
+        return self.as_datatype_enum
+
+    def __reduce__(self) -> tuple:
+        return as_dtype, (self.name,)
 
 
-float16 = DType("float16")
+float16 = DType("float16", 19)
 """Half-precision floats: differentiable, 2 bytes."""
-float32 = DType("float32")
+float32 = DType("float32", 1)
 """Single-precision floats, the default for Python floats: differentiable, 4 bytes."""
-float64 = DType("float64")
+float64 = DType("float64", 2)
 """Double-precision floats, what NumPy arrays of floats are: differentiable, 8 bytes."""
-int32 = DType("int32")
+int8 = DType("int8", 6)
+"""8-bit integers: not differentiable."""
+int16 = DType("int16", 5)
+"""16-bit integers: not differentiable."""
+int32 = DType("int32", 3)
 """32-bit integers, the default for Python ints: not differentiable."""
-int64 = DType("int64")
+int64 = DType("int64", 9)
 """64-bit integers: not differentiable."""
-bool_ = DType("bool")
+uint8 = DType("uint8", 4)
+"""Unsigned 8-bit integers, what images (and MNIST's labels) come as: not differentiable."""
+uint16 = DType("uint16", 17)
+"""Unsigned 16-bit integers: not differentiable."""
+bool_ = DType("bool", 10)
 """Booleans (``tf.bool``): the results of comparisons."""
+half, double = float16, float64     # TensorFlow's other names for them
 
-ALL = (float16, float32, float64, int32, int64, bool_)
+#: ``tf.dtypes.bool``: set through ``globals()``, since a plain ``bool = ...`` would hide Python's ``bool`` here.
+globals()["bool"] = bool_
+
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool_)
 #: TensorFlow's names, and Python's ``float`` and ``bool``; NumPy reads "float" and ``float`` as float64.
 _BY_NAME = {**{d.name: d for d in ALL}, "half": float16, "float": float32, "double": float64}
 _BY_PYTHON_TYPE = {float: float32, bool: bool_}
+_BY_ENUM = {d.as_datatype_enum: d for d in ALL}
 #: What NumPy reads as a dtype and TensorFlow refuses: None (NumPy's float64), and int or "int" (NumPy's int64,
 #: where TensorFlow's Python ints are int32).
 _REFUSED = (None, int, "int")
@@ -108,7 +196,7 @@ def register_native(native: Any, dtype: DType) -> None:
     >>> import array_api_strict as xp
     >>> tf.dtypes.register_native(xp.float32, tf.float32)
     >>> tf.dtypes.of_array(xp.asarray([1.0], dtype=xp.float32))
-    minitape.float32
+    tf.float32
     """
     _BY_NATIVE.setdefault(type(native), {})[native] = dtype
 
@@ -122,17 +210,21 @@ def as_dtype(value: Any) -> DType:
 
     >>> import minitape as tf
     >>> tf.as_dtype(np.float16)
-    minitape.float16
+    tf.float16
     >>> tf.as_dtype("float"), tf.as_dtype(float)       # TensorFlow's float is float32
-    (minitape.float32, minitape.float32)
+    (tf.float32, tf.float32)
+    >>> tf.as_dtype(3)                                  # TensorFlow's number for int32
+    tf.int32
     >>> tf.as_dtype("complex64")
     Traceback (most recent call last):
     ...
-    TypeError: Cannot convert 'complex64' to a minitape dtype; minitape supports float16, float32, float64, int32, int64, bool.
+    TypeError: Cannot convert 'complex64' to a minitape dtype; minitape supports float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool.
     """
     if isinstance(value, DType):
         return value
-    if isinstance(value, str):
+    if type(value) is int:
+        found = _BY_ENUM.get(value)
+    elif isinstance(value, str):
         found = _BY_NAME.get(value)
     else:
         found = _BY_PYTHON_TYPE.get(value) if isinstance(value, type) else _native(value)
@@ -157,7 +249,7 @@ def of_array(array: Any) -> DType:
 
     >>> import minitape as tf
     >>> tf.dtypes.of_array(np.ones(3)), tf.dtypes.of_array(np.int32(7))
-    (minitape.float64, minitape.int32)
+    (tf.float64, tf.int32)
     """
     return _native(array.dtype) or as_dtype(array.dtype)
 

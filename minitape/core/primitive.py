@@ -125,7 +125,7 @@ class Discarded(tuple):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self[0])
+        return TensorShape._known(tuple(self[0]))
 
     @property
     def dtype(self) -> dtypes.DType:

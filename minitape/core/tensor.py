@@ -28,43 +28,11 @@ import numpy as np
 from minitape.core import arrays, backends, dtypes
 from minitape.core.dtypes import DType
 from minitape.core.state import variable_accessed
+from minitape.core.tensor_shape import TensorShape
 
 #: Tensor and variable ids come from one counter, so ids also give creation order.
 next_id: Callable[[], int] = itertools.count(1).__next__
 _new = object.__new__
-
-
-class TensorShape(tuple):
-    """A tensor's shape: a tuple of ints that prints like TensorFlow's.
-
-    >>> import minitape as tf
-    >>> tf.zeros((2, 3)).shape
-    TensorShape([2, 3])
-    >>> tf.zeros((2, 3)).shape.as_list()
-    [2, 3]
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"TensorShape({list(self)})"
-
-    def as_list(self) -> list[int]:
-        """The dimensions as a list of ints.
-
-        >>> tf.zeros((2, 3)).shape.as_list()
-        [2, 3]
-        """
-        return list(self)
-
-    @property
-    def rank(self) -> int:
-        """The number of dimensions.
-
-        >>> tf.zeros((2, 3)).shape.rank
-        2
-        """
-        return len(self)
 
 
 class _TensorLike:
@@ -87,7 +55,7 @@ class _TensorLike:
             yield self[i]
 
     def __len__(self) -> int:
-        shape = self.shape
+        shape = self._value.shape
         if not shape:
             raise TypeError("Scalar tensor has no `len()`")
         return shape[0]
@@ -117,14 +85,14 @@ class _TensorLike:
         >>> tf.constant([[1.0, 2.0, 3.0]]).shape
         TensorShape([1, 3])
         """
-        return TensorShape(self._value.shape)
+        return TensorShape._known(self._value.shape)
 
     @property
     def dtype(self) -> DType:
         """The element type, a [`DType`][minitape.dtypes.DType].
 
         >>> tf.constant([1, 2]).dtype
-        minitape.int32
+        tf.int32
         """
         return dtypes.of_array(self._value)
 
@@ -197,7 +165,7 @@ class Tensor(_TensorLike):
     >>> import minitape as tf
     >>> t = tf.constant([[1, 2], [3, 4]])
     >>> t.shape, t.dtype, t.ndim
-    (TensorShape([2, 2]), minitape.int32, 2)
+    (TensorShape([2, 2]), tf.int32, 2)
     >>> t[1]
     <minitape.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """
@@ -318,7 +286,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
 
     >>> import minitape as tf
     >>> tf.constant(1.5).dtype, tf.constant(2).dtype, tf.constant(np.zeros(2)).dtype
-    (minitape.float32, minitape.int32, minitape.float64)
+    (tf.float32, tf.int32, tf.float64)
     >>> tf.constant(2.0, shape=(2,))
     <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([2., 2.], dtype=float32)>
 
@@ -350,7 +318,7 @@ def _to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
     if isinstance(value, str | bytes) or value is None:
         raise _unsupported(value)
     try:
-        array = np.array(value, dtype=dtype)
+        array = _wrapping(value, dtype)
     except (TypeError, ValueError) as error:
         raise _unsupported(value) from error
     if array.dtype == object or array.dtype.kind not in "fiub":
@@ -363,6 +331,14 @@ def _to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
     elif not _converts_exactly(value, array):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {array.dtype.name}")
     return array
+
+
+def _wrapping(value: Any, dtype: np.dtype | None) -> np.ndarray:
+    """``np.array(value, dtype)``, except that ints too big for an integer dtype wrap around, as in TF (uint8: 300 -> 44)."""
+    try:
+        return np.array(value, dtype=dtype)
+    except OverflowError:
+        return np.array(value).astype(dtype)
 
 
 def _converts_exactly(value: Any, array: np.ndarray) -> bool:

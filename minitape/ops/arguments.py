@@ -8,7 +8,7 @@ dtypes silently.  These helpers are those rules, in one place.
 >>> from minitape.ops.arguments import pair, as_axes
 >>> x, one = pair("add", tf.constant([1.0, 2.0]), 1)
 >>> one.dtype, as_axes(-1, 2, "reduce_sum")
-(minitape.float32, (1,))
+(tf.float32, (1,))
 """
 from __future__ import annotations
 
@@ -59,7 +59,10 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
     if kind is float or kind is int:
         if by_type.get(type(array)) is np:
             if kind is int or type(array.dtype) in FLOATING:
-                return wrap(array.dtype.type(value))    # NumPy's fast path: a scalar, no conversion rules
+                try:
+                    return wrap(array.dtype.type(value))    # NumPy's fast path: a scalar, no conversion rules
+                except OverflowError:                       # an int too big for a narrow int: TF wraps it
+                    return wrap(np.array(value).astype(array.dtype)[()])
         elif kind is int or backends.is_floating(array):
             return wrap(arrays.full_beside(array, (), value))
     if isinstance(value, Tensor | Variable):
@@ -124,7 +127,7 @@ class Dtypes:
     >>> NUMBERS.check("add", tf.constant([True]))
     Traceback (most recent call last):
     ...
-    minitape.core.errors.InvalidArgumentError: add needs numbers (float16/32/64 or int32/64), got bool; use tf.cast(x, tf.float32) first, or tf.math.logical_and/logical_or for booleans.
+    minitape.core.errors.InvalidArgumentError: add needs numbers (float16/32/64, int8/16/32/64 or uint8/16), got bool; use tf.cast(x, tf.float32) first, or tf.math.logical_and/logical_or for booleans.
     """
 
     __slots__ = ("members", "types", "words", "advice", "error")
@@ -149,15 +152,45 @@ class Dtypes:
             raise self.error(f"{name} needs {self.words}, got {t.dtype.name}; {self.advice}")
 
 
-FLOATS = Dtypes((dtypes.float16, dtypes.float32, dtypes.float64), "a floating-point tensor (float16/32/64)",
-                "use tf.cast(x, tf.float32) first.")
-NUMBERS = Dtypes((dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64),
-                 "numbers (float16/32/64 or int32/64)",
+_FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
+_SIGNED_INTS = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
+FLOATS = Dtypes(_FLOATS, "a floating-point tensor (float16/32/64)", "use tf.cast(x, tf.float32) first.")
+NUMBERS = Dtypes(_FLOATS + _SIGNED_INTS + (dtypes.uint8, dtypes.uint16),
+                 "numbers (float16/32/64, int8/16/32/64 or uint8/16)",
                  "use tf.cast(x, tf.float32) first, or tf.math.logical_and/logical_or for booleans.")
+#: What has a sign to flip (``negative``, ``abs``, ``sign``, ``pow``): TF registers no unsigned kernel for them.
+SIGNED = Dtypes(_FLOATS + _SIGNED_INTS, "signed numbers (float16/32/64 or int8/16/32/64)",
+                "use tf.cast(x, tf.int32) or tf.cast(x, tf.float32) first.")
+#: What TF's matrix kernels (``MatMul``) are registered for.
+MATRIX = Dtypes(_FLOATS + (dtypes.int32, dtypes.int64), "numbers (float16/32/64 or int32/64)",
+                "use tf.cast(x, tf.float32) first.")
 #: TF's ``divide`` checks its inputs in Python, before any kernel runs: bool, or two dtypes, is a TypeError.
 DIVISIBLE = Dtypes(NUMBERS.members, NUMBERS.words, "use tf.cast(x, tf.float32) first.", TypeError)
 BOOLS = Dtypes((dtypes.bool_,), "bool tensors", "compare first (x > 0), or use tf.cast(x, tf.bool).")
 ANY = Dtypes(dtypes.ALL, "", "")
+#: The index dtypes of TF's kernels: ``gather`` (``Tindices``), ``one_hot`` (``TI``), sparse labels (``Tlabels``).
+GATHER_INDICES = Dtypes((dtypes.int16, dtypes.int32, dtypes.int64), "indices of int16, int32 or int64",
+                        "use tf.cast(indices, tf.int32) first.")
+ONE_HOT_INDICES = Dtypes((dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64),
+                         "indices of uint8, int8, int32 or int64", "use tf.cast(indices, tf.int32) first.")
+LABELS = Dtypes((dtypes.int32, dtypes.int64), "labels of int32 or int64", "use tf.cast(labels, tf.int32) first.")
+
+
+def check_indices(accepts: Dtypes, name: str, indices: Any) -> None:
+    """Raise TF's error when ``indices`` is a tensor or array whose integer dtype the kernel is not registered for.
+
+    Python lists become int32, which every kernel takes; floats are left to ``arrays.integers``.
+
+    >>> from minitape.ops.arguments import GATHER_INDICES, check_indices
+    >>> check_indices(GATHER_INDICES, "gather", np.array([0, 1], np.uint8))
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.InvalidArgumentError: gather needs indices of int16, int32 or int64, got uint8; use tf.cast(indices, tf.int32) first.
+    """
+    if isinstance(indices, Tensor | Variable | np.ndarray | np.generic):
+        found = dtypes.of_array(indices._value if isinstance(indices, Tensor | Variable) else indices)
+        if found.is_integer and found not in accepts.members:
+            raise accepts.error(f"{name} needs {accepts.words}, got {found.name}; {accepts.advice}")
 
 
 def needs_floating(name: str, t: Tensor) -> None:

@@ -20,7 +20,7 @@ from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import (
-    ANY, DIVISIBLE, FLOATS, NUMBERS, Dtypes, as_operand, check_broadcast, nonzero_divisor, operands, pair,
+    ANY, DIVISIBLE, FLOATS, NUMBERS, SIGNED, Dtypes, as_operand, check_broadcast, nonzero_divisor, operands, pair,
 )
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
@@ -97,19 +97,19 @@ def _zeros_like_grad(g: Tensor, *_: Any) -> Tensor:
 # --------------------------------------------------------------------------- the table
 #      name           forward                                  vjp, written with minitape ops          keeps
 
-negative = unary("negative", lambda xp, x: -x,    lambda g, ans, x: -g,                    accepts=NUMBERS, doc="""
+negative = unary("negative", lambda xp, x: -x,    lambda g, ans, x: -g,                    accepts=SIGNED, doc="""
     Elementwise ``-x``.
 
     >>> tf.negative([1.0, -2.0]).numpy()
     array([-1.,  2.], dtype=float32)
     """)
-abs = unary("abs",       lambda xp, x: xp.abs(x),             lambda g, ans, x: g * sign(x),           keep=(0,), accepts=NUMBERS, doc="""
+abs = unary("abs",       lambda xp, x: xp.abs(x),             lambda g, ans, x: g * sign(x),           keep=(0,), accepts=SIGNED, doc="""
     Elementwise ``|x|``; its derivative at 0 is 0, as TensorFlow's.
 
     >>> tf.abs([-1.5, 2.0]).numpy()
     array([1.5, 2. ], dtype=float32)
     """)
-sign = unary("sign",     lambda xp, x: xp.sign(x),            _zeros_like_grad,                        accepts=NUMBERS, doc="""
+sign = unary("sign",     lambda xp, x: xp.sign(x),            _zeros_like_grad,                        accepts=SIGNED, doc="""
     Elementwise sign: -1, 0 or 1.  Its gradient is zero.
 
     >>> tf.sign([-3.0, 0.0, 2.0]).numpy()
@@ -242,21 +242,24 @@ multiply = binary("multiply", lambda xp, x, y: x * y,   lambda g, ans, x, y: g *
     array([3., 8.], dtype=float32)
     """)
 def _true_divide(xp, x, y):
-    if not backends.is_floating(x):         # integers divide to float64, as in TensorFlow
-        x, y = xp.astype(x, xp.float64), xp.astype(y, xp.float64)
+    if not backends.is_floating(x):         # integers divide as floats, as in TensorFlow
+        wide = xp.float32 if x.dtype.itemsize <= 2 else xp.float64
+        x, y = xp.astype(x, wide), xp.astype(y, wide)
     return x / y
 
 
 divide = binary("divide", _true_divide, lambda g, ans, x, y: g / y, lambda g, ans, x, y: g * (-x / y / y), keep=(0, 1),
                 accepts=DIVISIBLE, doc="""
-    Elementwise ``x / y``.  Integers divide to float64, as in TensorFlow.
+    Elementwise ``x / y``.  Integers divide as floats, as in TensorFlow: 8- and 16-bit ones to float32,
+    int32 and int64 to float64.
 
     >>> tf.divide([1.0], [4.0]).numpy()
     array([0.25], dtype=float32)
     """)
 pow = binary("pow",  lambda xp, x, y: xp.pow(x, y),
              lambda g, ans, x, y: g * y * x ** (y - 1),
-             lambda g, ans, x, y: g * ans * where(x > 0, log(where(x > 0, x, ones_like(x))), zeros_like(x)), keep=(ANS, 0, 1), doc="""
+             lambda g, ans, x, y: g * ans * where(x > 0, log(where(x > 0, x, ones_like(x))), zeros_like(x)), keep=(ANS, 0, 1),
+             accepts=SIGNED, doc="""
     Elementwise ``x ** y``.  Where ``x <= 0`` its y-gradient is 0 and log sees 1, not x (TF's safe_x): no 0/0 comes back.
 
     >>> tf.pow([2.0, 3.0], 2.0).numpy()

@@ -21,7 +21,9 @@ from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ForEachInput, Op, apply
 from minitape.core.tensor import Tensor, constant
-from minitape.ops.arguments import as_axis, as_int, as_operand, like, operands, plain, tensor_list
+from minitape.ops.arguments import (
+    GATHER_INDICES, ONE_HOT_INDICES, as_axis, as_int, as_operand, check_indices, like, operands, plain, tensor_list,
+)
 from minitape.ops.elementwise import cast, where
 from minitape.ops.shapes import transpose
 
@@ -118,6 +120,7 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
     axis = as_axis(axis, x.ndim, "gather", InvalidArgumentError)
     # A copy of the caller's indices (integers() makes one), kept on the host and checked there: the
     # gradient reads them later, and the caller may reuse its array meanwhile.  TF's kernel refuses floats.
+    check_indices(GATHER_INDICES, "gather", indices)
     index_array = arrays.integers(plain(indices), "gather: indices", InvalidArgumentError)
     if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
         raise InvalidArgumentError(f"gather: indices {index_array.tolist()} out of range [0, {x.shape[axis]}) "
@@ -205,6 +208,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = None, off_value: Any = Non
     indices = as_operand(indices, "one_hot")
     if not indices.dtype.is_integer:
         raise InvalidArgumentError(f"one_hot: indices must be integers, got {indices.dtype.name}.")
+    check_indices(ONE_HOT_INDICES, "one_hot", indices)
     given = next((v for v in (on_value, off_value) if v is not None), None)
     target = dtypes.as_dtype(dtype or (constant(given).dtype if given is not None else dtypes.float32))
     depth = as_int(depth, "one_hot", "depth", least=0)

@@ -20,7 +20,7 @@ import numpy as np
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ForEachInput, INPUTS, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import NUMBERS, operands, pair
+from minitape.ops.arguments import MATRIX, operands, pair
 from minitape.ops.broadcasting import broadcast_to, unbroadcasting
 from minitape.ops.shapes import reshape
 
@@ -61,7 +61,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
             if not isinstance(value, bool | np.bool_):
                 raise TypeError(f"matmul: expected bool for argument '{flag}', got {value!r}.")
     a, b = pair("matmul", a, b)
-    NUMBERS.check("matmul", a)
+    MATRIX.check("matmul", a)
     shape_a, shape_b = a._value.shape, b._value.shape
     for k, shape in enumerate((shape_a, shape_b)):
         if len(shape) < 2:
@@ -94,6 +94,7 @@ def einsum(equation: str, *inputs: Any, name: str | None = None) -> Tensor:
     array([11.], dtype=float32)
     """
     tensors = operands("einsum", *inputs)
+    MATRIX.check("einsum", tensors[0])
     terms, output = _parse_einsum(equation, tensors)
     return apply(_EINSUM, tensors, {"terms": terms, "output": output})
 

@@ -8,7 +8,7 @@ shape.  Integer inputs are cast to float32 first, as Keras does.
 >>> layer.built
 False
 >>> layer(tf.constant([[1, 2, 3]])).dtype, layer.built
-(minitape.float32, True)
+(tf.float32, True)
 >>> [tuple(v.shape) for v in layer.trainable_variables]
 [(3, 2), (2,)]
 """
