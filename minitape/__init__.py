@@ -18,6 +18,7 @@ then the TensorFlow namespaces, ``minitape.viz`` (pictures) and ``minitape.keras
 This module only gathers their public names.
 """
 from minitape.core import backends, dtypes, errors, events, nest, random
+from minitape.core.scopes import name_scope
 from minitape.core.backends import device
 from minitape.core.dtypes import DType, as_dtype, bool_ as bool, float16, float32, float64, int32, int64  # noqa: A004
 from minitape.core.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor
@@ -39,6 +40,7 @@ from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequen
 from minitape.checkpointing import schedules
 from minitape import config, gradcheck, linalg, math, nn, printing
 from minitape.functions import TensorSpec, function
+from minitape.module import Module
 from minitape.printing import print  # noqa: A004
 from minitape import exercises, viz
 from minitape import keras
