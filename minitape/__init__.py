@@ -38,9 +38,12 @@ from minitape.checkpointing.custom import custom_gradient
 from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
 from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.checkpointing import schedules
-from minitape import config, gradcheck, linalg, math, nn, printing
+from minitape import config, gradcheck, initializers, linalg, math, nn, printing
 from minitape.functions import TensorSpec, function
 from minitape.module import Module
+from minitape.initializers import (
+    constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
+)
 from minitape.printing import print  # noqa: A004
 from minitape import exercises, viz
 from minitape import keras

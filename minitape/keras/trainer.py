@@ -33,7 +33,7 @@ from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, History
-from minitape.keras.layers.core import takes_training
+from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
 
 
