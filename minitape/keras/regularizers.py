@@ -71,7 +71,7 @@ class L1L2(Regularizer):
 
     >>> import minitape as tf
     >>> tf.keras.regularizers.l1_l2(l1=0.1, l2=0.2)(tf.constant([1.0, -2.0])).numpy()
-    np.float32(1.3000001)
+    np.float32(1.3)
     """
 
     def __init__(self, l1: float = 0.0, l2: float = 0.0) -> None:
