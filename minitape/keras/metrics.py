@@ -27,7 +27,10 @@ from minitape.keras.variables import KerasVariable
 
 
 def _host(value: Any) -> np.ndarray:
-    return np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+    """``value`` as a NumPy array, by TF's dtype rules: a tensor's or array's own, float32 for Python floats."""
+    if hasattr(value, "numpy"):
+        return np.asarray(value.numpy())
+    return value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy()
 
 
 class Metric:
