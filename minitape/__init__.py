@@ -38,14 +38,15 @@ from minitape.checkpointing.custom import custom_gradient
 from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
 from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.checkpointing import schedules
-from minitape import config, gradcheck, initializers, linalg, math, nn, printing
+from minitape import config, gradcheck, init_ops, linalg, math, nn, printing
 from minitape.functions import TensorSpec, function
 from minitape.module import Module
-from minitape.initializers import (
+from minitape.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
 )
 from minitape.printing import print  # noqa: A004
 from minitape import exercises, viz
 from minitape import keras
+from minitape.keras import initializers     # as in TF 2.21, tf.initializers is Keras'
 
 __version__ = "0.1.0"

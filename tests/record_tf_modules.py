@@ -202,7 +202,41 @@ def keras_tracking(tf: Any) -> dict[str, Any]:
     return found
 
 
-SCENARIOS = {f.__name__: f for f in (modules, name_scopes, initializers, keras_naming, keras_tracking)}
+def keras_containers(tf: Any) -> list[list[str]]:
+    """Which container methods track and untrack, Keras 3's way (replacing an item does neither)."""
+    layers, model, seen = tf.keras.layers, tf.keras.Model(), []
+
+    def note() -> None:
+        seen.append([layer.name for layer in model.layers])
+
+    model.blocks = [[layers.Dense(1, name="a")]]
+    model.blocks[0].append(layers.Dense(1, name="b")); note()
+    model.blocks += [layers.Dense(1, name="c")]; note()
+    model.blocks.insert(0, layers.Dense(1, name="d")); note()
+    model.blocks[0] = layers.Dense(1, name="e"); note()
+    model.blocks.remove(model.blocks[-1]); note()
+    del model.blocks[0]; note()
+    model.blocks[0].clear(); note()
+    model.blocks[0] += [layers.Dense(1, name="inner")]; note()
+    model.x = layers.Dense(1, name="x")
+    model.x = layers.Dense(1, name="y"); note()
+    given = {"k": layers.Dense(1, name="k")}
+    model.given = given
+    given["q"] = layers.Dense(1, name="q"); note()          # the attribute holds a tracked copy
+    model.heads = {}
+    model.heads.update({"b": layers.Dense(1, name="bb")}); note()
+    model.heads.pop("b"); note()
+    model.heads["r"] = layers.Dense(1, name="r")
+    del model.heads["r"]; note()
+    model.heads.setdefault("s", layers.Dense(1, name="s")); note()
+    model.heads["s"] = layers.Dense(1, name="s2"); note()
+    model.heads.popitem(); note()
+    seen.append([type(model.blocks).__name__, type(model.heads).__name__, str(model.given is given)])
+    return seen
+
+
+SCENARIOS = {f.__name__: f for f in (modules, name_scopes, initializers, keras_naming, keras_tracking,
+                                     keras_containers)}
 
 
 def main() -> None:

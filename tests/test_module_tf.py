@@ -19,6 +19,9 @@ def test_scenario_reports_what_tensorflow_reports(name):
     tf.random.set_seed(0)
     found = json.loads(json.dumps(SCENARIOS[name](tf)))
     expected = RECORDED[name]
+    if isinstance(expected, list):
+        assert found == expected
+        return
     assert sorted(found) == sorted(expected)
     for key in expected:
         assert found[key] == expected[key], key

@@ -1,7 +1,7 @@
 """Weight initialisers with Keras 3's distributions and defaults, drawn from minitape's seeded random ops.
 
 An initialiser is an object called as ``initializer(shape, dtype)``.  ``Zeros``, ``Ones``,
-``RandomNormal`` and ``RandomUniform`` are TensorFlow's own (``minitape.initializers``).  As in Keras 3, the
+``RandomNormal`` and ``RandomUniform`` are TensorFlow's own (``minitape.init_ops``).  As in Keras 3, the
 snake-case names are the classes themselves (``he_normal is HeNormal``), and layers take
 either an object or a name: ``Conv2D(8, 3, kernel_initializer="he_normal")``.
 
@@ -36,10 +36,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from minitape import initializers as tf_initializers
+from minitape import init_ops
 from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor
-from minitape.initializers import Initializer, Ones, RandomNormal, RandomUniform, Zeros
+from minitape.init_ops import Initializer, Ones, RandomNormal, RandomUniform, Zeros
 
 TRUNCATION = 0.87962566103423978        # the standard deviation of a unit normal truncated at ±2
 
@@ -60,7 +60,7 @@ def compute_fans(shape: tuple[int, ...]) -> tuple[int, int]:
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-class Constant(tf_initializers.Constant):
+class Constant(init_ops.Constant):
     """Keras' ``Constant``: as ``tf.constant_initializer``, but float32 unless a dtype is given.
 
     >>> import minitape as tf

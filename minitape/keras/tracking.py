@@ -20,8 +20,12 @@ appended to it later is found too, as in
 >>> type(model.blocks).__name__, len(model.trainable_variables)
 ('TrackedList', 4)
 
-The owner offers ``track(value)``, which records the layers in ``value`` and returns it
-(a plain list or dict made a tracked one), and ``untrack(value)``, which forgets them.
+A container calls its owner's ``_track(value)``, which records the layers in ``value``
+and returns it (a plain list or dict made a tracked one), and ``_untrack(value)``, which
+forgets them.  Exactly Keras 3's methods are tracked: ``append``, ``insert``, ``extend``
+(and ``+=`` on an attribute, which assigns it again), a dict's ``[key] =`` and ``update``;
+``remove``, ``pop``, ``del`` and ``clear`` untrack (a dict's ``pop``, ``popitem``, ``clear``).
+As in Keras, replacing an item (``blocks[0] = layer``) neither tracks nor untracks.
 """
 from __future__ import annotations
 
@@ -43,8 +47,8 @@ class TrackedList(list):
     []
     """
 
-    def __init__(self, values: Iterable = (), tracker: Any = None) -> None:
-        self.tracker = tracker
+    def __init__(self, values: Iterable = (), owner: Any = None) -> None:
+        self.owner = owner
         super().__init__(self._track(v) for v in values)
 
     def append(self, value: Any) -> None:
@@ -55,16 +59,6 @@ class TrackedList(list):
 
     def extend(self, values: Iterable) -> None:
         super().extend(self._track(v) for v in values)
-
-    def __iadd__(self, values: Iterable) -> TrackedList:
-        self.extend(values)
-        return self
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        removed = self[index] if isinstance(index, slice) else [self[index]]
-        added = [self._track(v) for v in value] if isinstance(index, slice) else self._track(value)
-        super().__setitem__(index, added)
-        self._untrack(*removed)
 
     def remove(self, value: Any) -> None:
         super().remove(value)
@@ -86,11 +80,11 @@ class TrackedList(list):
         self._untrack(*removed)
 
     def _track(self, value: Any) -> Any:
-        return self.tracker.track(value) if self.tracker else value
+        return self.owner._track(value) if self.owner else value
 
     def _untrack(self, *values: Any) -> None:
-        for value in values if self.tracker else ():
-            self.tracker.untrack(value)
+        for value in values if self.owner else ():
+            self.owner._untrack(value)
 
 
 class TrackedDict(dict):
@@ -105,40 +99,29 @@ class TrackedDict(dict):
     ['b', 'a']
     """
 
-    def __init__(self, values: Any = (), tracker: Any = None) -> None:
-        self.tracker = tracker
-        super().__init__((key, tracker.track(value) if tracker else value) for key, value in dict(values).items())
+    def __init__(self, values: Any = (), owner: Any = None) -> None:
+        self.owner = owner
+        super().__init__((key, owner._track(value) if owner else value) for key, value in dict(values).items())
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        old = self.get(key)
-        super().__setitem__(key, self.tracker.track(value) if self.tracker else value)
-        if self.tracker and old is not None and old is not value:
-            self.tracker.untrack(old)
+        super().__setitem__(key, self.owner._track(value) if self.owner else value)
 
     def update(self, *mapping: Any, **more: Any) -> None:
         for key, value in dict(*mapping, **more).items():
             self[key] = value
 
-    def setdefault(self, key: Any, default: Any = None) -> Any:
-        if key not in self:
-            self[key] = default
-        return self[key]
-
     def pop(self, key: Any, *default: Any) -> Any:
         present = key in self
         value = super().pop(key, *default)
-        if present and self.tracker:
-            self.tracker.untrack(value)
+        if present and self.owner:
+            self.owner._untrack(value)
         return value
 
     def popitem(self) -> tuple[Any, Any]:
         key, value = super().popitem()
-        if self.tracker:
-            self.tracker.untrack(value)
+        if self.owner:
+            self.owner._untrack(value)
         return key, value
-
-    def __delitem__(self, key: Any) -> None:
-        self.pop(key)
 
     def clear(self) -> None:
         while self:

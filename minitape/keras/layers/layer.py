@@ -102,39 +102,28 @@ class Layer:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if not name.startswith("_") and "_layers" in self.__dict__:
-            value = self.track(value)
+            value = self._track(value)
         super().__setattr__(name, value)
 
-    def track(self, value: Any) -> Any:
-        """Make the layers in ``value`` sub-layers; a list or dict is returned as a tracked one (see ``tracking``).
-
-        >>> import minitape as tf
-        >>> block = tf.keras.layers.Layer()
-        >>> parts = block.track([tf.keras.layers.Dense(1, name="a"), (tf.keras.layers.Dense(1, name="b"),)])
-        >>> type(parts).__name__, [layer.name for layer in block._layers]
-        ('TrackedList', ['a', 'b'])
-        """
+    def _track(self, value: Any) -> Any:
+        """Make the layers in ``value`` sub-layers; a list or dict comes back as a tracked one (see ``tracking``)."""
         if isinstance(value, Layer):
             if value is not self and all(value is not known for known in self._layers):
                 self._layers.append(value)
+        elif isinstance(value, TrackedList | TrackedDict) and value.owner is self:
+            for item in value.values() if isinstance(value, dict) else value:     # `+=` assigns the list again
+                self._track(item)
         elif isinstance(value, list):
-            value = TrackedList(value, self) if getattr(value, "tracker", None) is not self else value
+            value = TrackedList(value, self)
         elif isinstance(value, dict):
-            value = TrackedDict(value, self) if getattr(value, "tracker", None) is not self else value
+            value = TrackedDict(value, self)
         elif isinstance(value, tuple):
             for item in value:
-                self.track(item)
+                self._track(item)
         return value
 
-    def untrack(self, value: Any) -> None:
-        """Forget the layers in ``value`` (taken out of a tracked list or dict).
-
-        >>> import minitape as tf
-        >>> block = tf.keras.layers.Layer()
-        >>> block.parts = [tf.keras.layers.Dense(1)]
-        >>> block.untrack(block.parts[0]); block._layers
-        []
-        """
+    def _untrack(self, value: Any) -> None:
+        """Forget the layers in ``value`` (taken out of a tracked list or dict)."""
         for item in nest.flatten(value):
             self._layers[:] = [layer for layer in self._layers if layer is not item]
 

@@ -10,7 +10,7 @@ TensorFlow 2.21 names five at its top level, and these are they::
 ``glorot_uniform``.)  The dtype is float32 unless given, except that a constant initialiser
 keeps its value's own dtype.  Keras' ``Zeros``, ``Ones``, ``RandomNormal`` and
 ``RandomUniform`` are these same classes, which ``minitape.keras.initializers`` gathers
-with Keras' own.
+with Keras' own (and ``tf.initializers`` is that Keras module, as in TF 2.21).
 
 >>> import minitape as tf
 >>> init = tf.random_normal_initializer(stddev=1.0, seed=3)
