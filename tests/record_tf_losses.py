@@ -49,8 +49,19 @@ METRICS = {
 
 
 def regularized_model(keras: Any, tf: Any) -> Any:
-    """A subclassed model whose layers sit in a list and a dict, regularized three ways, with an add_loss."""
+    """A subclassed model whose layers sit in a list, a dict and a sub-layer, regularized three ways, with an
+    add_loss (Keras lists the sub-layers' own losses in its own order: a nested layer's children last first)."""
     layers, regularizers = keras.layers, keras.regularizers
+
+    class Pair(layers.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.first = layers.Dense(3, activity_regularizer=regularizers.L1(0.01))
+            self.second = layers.Dense(3, activity_regularizer=regularizers.L2(0.02),
+                                       kernel_regularizer=regularizers.L2(0.03))
+
+        def call(self, x: Any) -> Any:
+            return self.second(self.first(x))
 
     class Regularized(keras.Model):
         def __init__(self) -> None:
@@ -61,10 +72,12 @@ def regularized_model(keras: Any, tf: Any) -> Any:
             self.blocks.append(layers.Dense(3, activation="relu", kernel_regularizer="l1",
                                             activity_regularizer=regularizers.L2(0.05)))
             self.heads = {"out": layers.Dense(2, kernel_regularizer=regularizers.L1L2(l1=0.01, l2=0.02))}
+            self.pair = Pair()
 
         def call(self, x: Any) -> Any:
             for block in self.blocks:
                 x = block(x)
+            x = self.pair(x)
             self.add_loss(0.1 * tf.reduce_mean(x))
             return self.heads["out"](x)
 

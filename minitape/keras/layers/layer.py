@@ -302,8 +302,8 @@ class Layer:
 
     @property
     def losses(self) -> list[Tensor]:
-        """The losses added by ``add_loss`` (this layer's, then its sub-layers'), then each trainable weight's
-        regularizer penalty, computed now from the weight's current value.
+        """The losses added by ``add_loss`` (this layer's, then its sub-layers' in Keras' order, see
+        ``_loss_order``), then each trainable weight's regularizer penalty, computed now from its current value.
 
         >>> import minitape as tf
         >>> dense = tf.keras.layers.Dense(1, kernel_initializer="ones", kernel_regularizer=tf.keras.regularizers.L2(0.1))
@@ -311,8 +311,19 @@ class Layer:
         >>> dense.losses
         [<minitape.Tensor: shape=(), dtype=float32, numpy=0.2>]
         """
-        losses = [loss for layer in self._walk() for loss in layer._losses]
+        losses = [loss for layer in self._loss_order() for loss in layer._losses]
         return losses + [v.regularizer(v) for v in self.trainable_weights if getattr(v, "regularizer", None)]
+
+    def _loss_order(self) -> list[Layer]:
+        """Keras 3's ``_flatten_layers``: this layer, then a queue of sub-layers where each layer taken puts its
+        own sub-layers at the front, last first (``deque.extendleft``): the order ``losses`` lists them in."""
+        order, queue = [self], collections.deque(self._layers)
+        while queue:
+            layer = queue.popleft()
+            if all(layer is not seen for seen in order):
+                order.append(layer)
+                queue.extendleft(layer._layers)
+        return order
 
     def _clear_losses(self) -> None:
         for layer in self._walk():
