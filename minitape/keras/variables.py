@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minitape.core.tensor import Variable
+from minitape.core.tensor import Tensor, Variable
 
 
 class KerasVariable(Variable):
@@ -39,6 +39,16 @@ class KerasVariable(Variable):
                  regularizer: Callable | None = None) -> None:
         super().__init__(initial_value, trainable=trainable)
         self.name, self.path, self.regularizer = name, path or name, regularizer
+
+    @property
+    def value(self) -> Tensor:
+        """The current value as a tensor: in Keras 3 ``value`` is a property, not a method.
+
+        >>> from minitape.keras.variables import KerasVariable
+        >>> KerasVariable(2.0, name="scale").value
+        <minitape.Tensor: shape=(), dtype=float32, numpy=2.0>
+        """
+        return self.read_value()
 
     def __repr__(self) -> str:
         return f"<Variable path={self.path}, shape={tuple(self.shape)}, dtype={self.dtype.name}, value={self.numpy()}>"
