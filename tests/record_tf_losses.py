@@ -31,7 +31,8 @@ REGULARIZERS = {"l1": ("L1", {"l1": 0.1}), "l2": ("L2", {"l2": 0.2}), "l1_l2": (
 
 # name: (class, [(update args, update kwargs), ...], constructor kwargs)
 METRICS = {
-    "mean_rows_weighted": ("Mean", [(([1.0, 2.0, 6.0],), {}), (([[1.0, 2.0], [3.0, 4.0]],), {"sample_weight": [1.0, 0.0]}),
+    "mean_rows_weighted": ("Mean", [(([1.0, 2.0, 6.0],), {}),
+                                    (([[1.0, 2.0], [3.0, 4.0]],), {"sample_weight": [1.0, 0.0]}),
                                     ((5.0,), {"sample_weight": 2.0}),
                                     (([[1.0, 2.0], [3.0, 4.0]],), {"sample_weight": [[1.0, 0.5], [2.0, 0.0]]})], {}),
     "mean_float64": ("Mean", [(([0.1, 0.2, 0.3],), {}), (([1.0],), {"sample_weight": [3.0]})], {"dtype": "float64"}),

@@ -126,7 +126,8 @@ def initializers(tf: Any) -> dict[str, Any]:
     normal = tf.random_normal_initializer(mean=1.0, stddev=0.0)
     return {
         "exist": {name: hasattr(tf, name) for name in names},
-        "zeros": described(tf.zeros_initializer()((2, 3))), "ones_int": described(tf.ones_initializer()((2,), tf.int32)),
+        "zeros": described(tf.zeros_initializer()((2, 3))),
+        "ones_int": described(tf.ones_initializer()((2,), tf.int32)),
         "constant_scalar": described(tf.constant_initializer(3.0)((2,))),
         "constant_int": described(tf.constant_initializer(3)((2,))),
         "constant_list": described(tf.constant_initializer([1, 2, 3, 4])((2, 2), tf.float64)),

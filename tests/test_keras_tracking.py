@@ -78,7 +78,8 @@ def test_bad_losses_and_regularizers_raise_keras_errors(bad, message):
 
 def test_regularizers_by_name_class_and_callable():
     regularizers = tf.keras.regularizers
-    assert isinstance(regularizers.get("L2"), regularizers.L2) and isinstance(regularizers.get("l1l2"), regularizers.L1L2)
+    assert isinstance(regularizers.get("L2"), regularizers.L2)
+    assert isinstance(regularizers.get("l1l2"), regularizers.L1L2)
     assert regularizers.get(regularizers.L1).l1 == 0.01 and regularizers.get(None) is None
     assert regularizers.get(abs) is abs and regularizers.l1_l2 is regularizers.L1L2
     assert regularizers.L1L2(l1=None, l2=0.5).get_config() == {"l1": 0.0, "l2": 0.5}

@@ -200,4 +200,5 @@ def get(identifier: str | Callable | None) -> Callable | None:
 
 __all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer", "Ones", "RandomNormal",
            "RandomUniform", "VarianceScaling", "Zeros", "compute_fans", "get", "glorot_normal", "glorot_uniform",
-           "he_normal", "he_uniform", "constant", "ones", "random_normal", "random_uniform", "variance_scaling", "zeros"]
+           "he_normal", "he_uniform", "constant", "ones", "random_normal", "random_uniform", "variance_scaling",
+           "zeros"]

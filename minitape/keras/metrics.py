@@ -149,7 +149,8 @@ def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tupl
 
 
 def _same_rank(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Keras' ``squeeze_or_expand_to_same_rank``: ranks one apart, a last axis of 1 is dropped (or added to a vector)."""
+    """Keras' ``squeeze_or_expand_to_same_rank``: ranks one apart, a last axis of 1 is dropped (or added to a
+    vector)."""
     if x1.ndim == x2.ndim + 1 and x1.shape[-1] == 1:
         return (x1, x2[..., None]) if x2.ndim == 1 else (x1[..., 0], x2)
     if x2.ndim == x1.ndim + 1 and x2.shape[-1] == 1:
@@ -170,7 +171,8 @@ class Mean(Metric):
     >>> mean.result()                                  # (2·3 + 6·1) / 4
     <minitape.Tensor: shape=(), dtype=float32, numpy=3.0>
     >>> mean.variables
-    [<Variable path=loss/total, shape=(), dtype=float32, value=12.0>, <Variable path=loss/count, shape=(), dtype=float32, value=4.0>]
+    [<Variable path=loss/total, shape=(), dtype=float32, value=12.0>,
+     <Variable path=loss/count, shape=(), dtype=float32, value=4.0>]
     """
 
     def __init__(self, name: str = "mean", dtype: Any = None) -> None:

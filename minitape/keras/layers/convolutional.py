@@ -59,7 +59,8 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer, self.bias_regularizer = regularizers.get(kernel_regularizer), regularizers.get(bias_regularizer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (``kernel_size + (in_channels, filters)``) and ``bias`` (``filters``).

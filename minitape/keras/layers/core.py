@@ -40,7 +40,8 @@ class Dense(Layer):
         initializers.get(kernel_initializer), initializers.get(bias_initializer)      # unknown names fail here
         self.use_bias = use_bias
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
-        self.kernel_regularizer, self.bias_regularizer = regularizers.get(kernel_regularizer), regularizers.get(bias_regularizer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (inputs' last axis by ``units``) and ``bias`` (``units``).

@@ -306,7 +306,8 @@ class Layer:
         ``_loss_order``), then each trainable weight's regularizer penalty, computed now from its current value.
 
         >>> import minitape as tf
-        >>> dense = tf.keras.layers.Dense(1, kernel_initializer="ones", kernel_regularizer=tf.keras.regularizers.L2(0.1))
+        >>> dense = tf.keras.layers.Dense(1, kernel_initializer="ones",
+        ...                               kernel_regularizer=tf.keras.regularizers.L2(0.1))
         >>> dense.build((None, 2))
         >>> dense.losses
         [<minitape.Tensor: shape=(), dtype=float32, numpy=0.2>]
