@@ -18,6 +18,7 @@ then the TensorFlow namespaces, ``minitape.viz`` (pictures) and ``minitape.keras
 This module only gathers their public names.
 """
 from minitape.core import backends, dtypes, errors, events, nest, random
+from minitape.core.scopes import name_scope
 from minitape.core.backends import device
 from minitape.core.dtypes import (  # noqa: A004
     DType, as_dtype, bool_ as bool, double, float16, float32, float64, half, int8, int16, int32, int64, uint8, uint16,
@@ -45,10 +46,15 @@ from minitape.checkpointing.custom import custom_gradient
 from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
 from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.checkpointing import schedules
-from minitape import config, gradcheck, linalg, math, nn, printing
+from minitape import config, gradcheck, init_ops, linalg, math, nn, printing
 from minitape.functions import TensorSpec, function
+from minitape.module import Module
+from minitape.init_ops import (
+    constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
+)
 from minitape.printing import print  # noqa: A004
 from minitape import exercises, viz
 from minitape import keras
+from minitape.keras import initializers     # as in TF 2.21, tf.initializers is Keras'
 
 __version__ = "0.1.0"

@@ -12,7 +12,8 @@ def test_dense_builds_on_first_call_and_names_variables():
     assert not layer.built and layer.variables == []
     out = layer(tf.constant([[1, 2]]))                     # integers are cast to float32
     assert out.dtype == tf.float32 and out.shape == (1, 3)
-    assert [v.name for v in layer.variables] == ["hidden/kernel:0", "hidden/bias:0"]
+    assert [v.name for v in layer.variables] == ["kernel", "bias"]
+    assert [v.path for v in layer.variables] == ["hidden/kernel", "hidden/bias"]
     np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(3))
 
 

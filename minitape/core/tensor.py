@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import arrays, backends, dtypes
+from minitape.core import arrays, backends, dtypes, scopes
 from minitape.core.dtypes import DType
 from minitape.core.state import variable_accessed
 from minitape.core.tensor_shape import TensorShape
@@ -221,7 +221,7 @@ class Variable(_TensorLike):
         self._value = constant(initial_value, dtype=dtype)._value     # here, or where a tensor given lives
         self._id = next_id()
         self.trainable = bool(trainable)
-        self.name = f"{name or 'Variable'}:0"
+        self.name = f"{scopes.current()}{name or 'Variable'}:0"
 
     def __repr__(self) -> str:
         return (f"<minitape.Variable '{self.name}' shape={tuple(self.shape)} "

@@ -6,10 +6,12 @@
 >>> model(tf.ones((2, 4))).shape
 TensorShape([2, 1])
 >>> [v.name for v in model.variables]
-['hidden/kernel:0', 'hidden/bias:0', 'out/kernel:0', 'out/bias:0']
+['kernel', 'bias', 'kernel', 'bias']
 """
-from minitape.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers, trainer, utils
+from minitape.keras import (activations, callbacks, initializers, layers, losses, metrics, optimizers, regularizers,
+                            trainer, utils)
 from minitape.keras.models import Model, Sequential
+from minitape.keras.variables import KerasVariable as Variable
 
-__all__ = ["Model", "Sequential", "activations", "callbacks", "initializers", "layers", "losses", "metrics",
-           "optimizers", "trainer", "utils"]
+__all__ = ["Model", "Sequential", "Variable", "activations", "callbacks", "initializers", "layers", "losses", "metrics",
+           "optimizers", "regularizers", "trainer", "utils"]

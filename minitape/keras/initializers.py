@@ -1,6 +1,7 @@
 """Weight initialisers with Keras 3's distributions and defaults, drawn from minitape's seeded random ops.
 
-An initialiser is an object called as ``initializer(shape, dtype)``.  As in Keras 3, the
+An initialiser is an object called as ``initializer(shape, dtype)``.  ``Zeros``, ``Ones``,
+``RandomNormal`` and ``RandomUniform`` are TensorFlow's own (``minitape.init_ops``).  As in Keras 3, the
 snake-case names are the classes themselves (``he_normal is HeNormal``), and layers take
 either an object or a name: ``Conv2D(8, 3, kernel_initializer="he_normal")``.
 
@@ -35,9 +36,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from minitape import ops
+from minitape import init_ops
 from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor
+from minitape.init_ops import Initializer, Ones, RandomNormal, RandomUniform, Zeros
 
 TRUNCATION = 0.87962566103423978        # the standard deviation of a unit normal truncated at ±2
 
@@ -58,83 +60,20 @@ def compute_fans(shape: tuple[int, ...]) -> tuple[int, int]:
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-class Initializer:
-    """The base class: ``initializer(shape, dtype=None)`` returns a tensor (float32 by default).
+class Constant(init_ops.Constant):
+    """Keras' ``Constant``: as ``tf.constant_initializer``, but float32 unless a dtype is given.
 
     >>> import minitape as tf
-    >>> class Twos(tf.keras.initializers.Initializer):
-    ...     def __call__(self, shape, dtype=None):
-    ...         return tf.fill(shape, tf.constant(2.0, dtype or tf.float32))
-    >>> Twos()((2,)).numpy()
-    array([2., 2.], dtype=float32)
+    >>> tf.keras.initializers.Constant(3)((2,)).numpy()
+    array([3., 3.], dtype=float32)
     """
 
     def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
+        return super().__call__(shape, dtype or dtypes.float32)
 
 
 def _dtype(dtype: Any) -> dtypes.DType:
     return dtypes.as_dtype(dtype or dtypes.float32)
-
-
-class Zeros(Initializer):
-    """All zeros: the default for biases.
-
-    >>> import minitape as tf
-    >>> tf.keras.initializers.Zeros()((2,), tf.float32).numpy()
-    array([0., 0.], dtype=float32)
-    """
-
-    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        return ops.zeros(shape, _dtype(dtype))
-
-
-class Ones(Initializer):
-    """All ones.
-
-    >>> import minitape as tf
-    >>> tf.keras.initializers.ones()((2, 2), tf.float64).numpy()
-    array([[1., 1.],
-           [1., 1.]])
-    """
-
-    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        return ops.ones(shape, _dtype(dtype))
-
-
-class RandomNormal(Initializer):
-    """Normal samples, ``mean`` 0 and ``stddev`` 0.05 by default (Keras 3's).
-
-    >>> import minitape as tf
-    >>> w = tf.keras.initializers.RandomNormal(stddev=1.0, seed=1)((1000,))
-    >>> round(float(w.numpy().std()), 1)
-    1.0
-    """
-
-    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None) -> None:
-        self.mean, self.stddev, self.seed = float(mean), float(stddev), seed
-
-    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        return random.normal(shape, self.mean, self.stddev, _dtype(dtype), seed=self.seed)
-
-
-class RandomUniform(Initializer):
-    """Uniform samples on ``[minval, maxval)``, ``±0.05`` by default (Keras 3's).
-
-    >>> import minitape as tf
-    >>> w = tf.keras.initializers.RandomUniform()((100,))
-    >>> bool(abs(w.numpy()).max() <= 0.05)
-    True
-    """
-
-    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None) -> None:
-        self.minval, self.maxval, self.seed = float(minval), float(maxval), seed
-
-    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        return random.uniform(shape, self.minval, self.maxval, _dtype(dtype), seed=self.seed)
 
 
 class VarianceScaling(Initializer):
@@ -230,12 +169,12 @@ class HeUniform(VarianceScaling):
 
 
 # Keras 3's snake-case names are the classes themselves.
-zeros, ones, random_normal, random_uniform = Zeros, Ones, RandomNormal, RandomUniform
+zeros, ones, constant, random_normal, random_uniform = Zeros, Ones, Constant, RandomNormal, RandomUniform
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
 variance_scaling = VarianceScaling
 
 _BY_NAME: dict[str, type] = {
-    "zeros": Zeros, "ones": Ones, "random_normal": RandomNormal, "random_uniform": RandomUniform,
+    "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal, "random_uniform": RandomUniform,
     "uniform": RandomUniform, "normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_normal": HeNormal, "he_uniform": HeUniform, "variance_scaling": VarianceScaling,
 }
@@ -259,6 +198,7 @@ def get(identifier: str | Callable | None) -> Callable | None:
     return known[identifier]()
 
 
-__all__ = ["GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer", "Ones", "RandomNormal",
+__all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer", "Ones", "RandomNormal",
            "RandomUniform", "VarianceScaling", "Zeros", "compute_fans", "get", "glorot_normal", "glorot_uniform",
-           "he_normal", "he_uniform", "ones", "random_normal", "random_uniform", "variance_scaling", "zeros"]
+           "he_normal", "he_uniform", "constant", "ones", "random_normal", "random_uniform", "variance_scaling",
+           "zeros"]

@@ -1,8 +1,9 @@
 """Metrics: running means over batches, as ``fit`` and ``evaluate`` report them.
 
 A metric accumulates with ``update_state`` and reports with ``result()``; like Keras 3's,
-it keeps a float32 ``total`` and ``count``, so a mean over batches of unequal sizes weighs
-each example once.  Metrics are never differentiated: they compute on the host, with NumPy.
+it keeps its state in variables, a float32 ``total`` and ``count``, so a mean over batches
+of unequal sizes weighs each example once.  Metrics are never differentiated: they compute
+on the host, with NumPy.
 
 >>> import minitape as tf
 >>> accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
@@ -18,16 +19,23 @@ from typing import Any
 
 import numpy as np
 
+from minitape.core import dtypes
+from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses
+from minitape.keras.variables import KerasVariable
 
 
 def _host(value: Any) -> np.ndarray:
-    return np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+    """``value`` as a NumPy array, by TF's dtype rules: a tensor's or array's own, float32 for Python floats."""
+    if hasattr(value, "numpy"):
+        return np.asarray(value.numpy())
+    return value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy()
 
 
 class Metric:
-    """The base class: a named running value with ``update_state``, ``result`` and ``reset_state``.
+    """The base class: a named running value with ``update_state``, ``result`` and ``reset_state``;
+    calling a metric updates it and returns the result.
 
     >>> import minitape as tf
     >>> class Largest(tf.keras.metrics.Metric):
@@ -39,23 +47,39 @@ class Metric:
     ...         return tf.constant(self.value)
     >>> largest = Largest(name="largest")
     >>> largest.update_state([1.0, 5.0]); largest.update_state([3.0])
-    >>> largest.name, float(largest.result())
-    ('largest', 5.0)
+    >>> largest.name, float(largest.result()), float(largest([7.0]))
+    ('largest', 5.0, 7.0)
     """
 
     def __init__(self, name: str | None = None, dtype: Any = None) -> None:
         self.name = name or _snake(type(self).__name__)
+        self.dtype = dtypes.as_dtype(dtype or dtypes.float32).name      # a string, as Keras 3 keeps it
+        self.variables: list[KerasVariable] = []
         self.reset_state()
 
+    def add_variable(self, shape: tuple[int, ...], name: str, dtype: Any = None) -> KerasVariable:
+        """A non-trainable state variable of zeros, at the path ``<metric>/<name>``.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Metric(name="hits").add_variable((), name="total")
+        <Variable path=hits/total, shape=(), dtype=float32, value=0.0>
+        """
+        variable = KerasVariable(np.zeros(shape, dtypes.as_dtype(dtype or self.dtype).as_numpy_dtype_),
+                                 trainable=False, name=name, path=f"{self.name}/{name}")
+        self.variables.append(variable)
+        return variable
+
     def reset_state(self) -> None:
-        """Forget everything seen: what ``fit`` does at the start of each epoch.
+        """Forget everything seen (every state variable back to zeros): what ``fit`` does at each epoch's start.
 
         >>> import minitape as tf
         >>> mean = tf.keras.metrics.Mean()
         >>> mean.update_state([4.0]); mean.reset_state()
-        >>> float(mean.result())
-        0.0
+        >>> float(mean.result()), float(mean.count)
+        (0.0, 0.0)
         """
+        for variable in getattr(self, "variables", ()):
+            variable.assign(np.zeros(variable.shape, variable.dtype.as_numpy_dtype_))
 
     def update_state(self, *args: Any, **kwargs: Any) -> None:
         """Take in one batch; written by subclasses.
@@ -79,6 +103,19 @@ class Metric:
         """
         raise NotImplementedError
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Tensor:
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def get_config(self) -> dict[str, Any]:
+        """The name and dtype, as Keras 3 reports them.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.SparseCategoricalAccuracy().get_config()
+        {'name': 'sparse_categorical_accuracy', 'dtype': 'float32'}
+        """
+        return {"name": self.name, "dtype": self.dtype}
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}>"
 
@@ -87,42 +124,76 @@ def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(name))
 
 
+def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
+    """Keras 3's ``reduce_to_samplewise_values``: one value per example (the mean of its entries), times its
+    weight; the weights as many as the examples (``None`` if none were given)."""
+    values = values.astype(dtype)
+    weights = None
+    if sample_weight is not None:
+        weights = _host(sample_weight).astype(dtype)
+        values, weights = _same_rank(values, weights)
+        if values.ndim > weights.ndim:            # average what the weights do not reach
+            values = values.mean(axis=tuple(range(weights.ndim, values.ndim)), dtype=dtype)
+        try:
+            weights = np.broadcast_to(weights, values.shape)
+        except ValueError:
+            raise InvalidArgumentError(f"Metric update_state: sample_weight of shape {weights.shape} does not "
+                                       f"broadcast to the values' shape {values.shape}; give one weight per "
+                                       f"example, or per value.") from None
+        values = values * weights
+        if weights.ndim > 1:
+            weights = weights.mean(axis=tuple(range(1, weights.ndim)), dtype=dtype)
+    if values.ndim > 1:
+        values = values.mean(axis=tuple(range(1, values.ndim)), dtype=dtype)
+    return values, weights
+
+
+def _same_rank(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keras' ``squeeze_or_expand_to_same_rank``: ranks one apart, a last axis of 1 is dropped (or added to a
+    vector)."""
+    if x1.ndim == x2.ndim + 1 and x1.shape[-1] == 1:
+        return (x1, x2[..., None]) if x2.ndim == 1 else (x1[..., 0], x2)
+    if x2.ndim == x1.ndim + 1 and x2.shape[-1] == 1:
+        return (x1[..., None], x2) if x1.ndim == 1 else (x1, x2[..., 0])
+    return x1, x2
+
+
 class Mean(Metric):
-    """The (weighted) mean of every value seen: ``total / count``, both float32.
+    """The (weighted) mean of the examples seen: ``total / count``, as Keras 3 keeps them (float32 by default).
+
+    An example is a row of ``values``: one with several entries counts once, as their mean.
+    ``sample_weight`` weighs each example (or each entry, given their shape).
 
     >>> import minitape as tf
     >>> mean = tf.keras.metrics.Mean(name="loss")
     >>> mean.update_state(2.0, sample_weight=3)        # a batch of 3 whose mean loss is 2
     >>> mean.update_state(6.0, sample_weight=1)
-    >>> float(mean.result())                           # (2·3 + 6·1) / 4
-    3.0
+    >>> mean.result()                                  # (2·3 + 6·1) / 4
+    <minitape.Tensor: shape=(), dtype=float32, numpy=3.0>
+    >>> mean.variables
+    [<Variable path=loss/total, shape=(), dtype=float32, value=12.0>,
+     <Variable path=loss/count, shape=(), dtype=float32, value=4.0>]
     """
 
-    def reset_state(self) -> None:
-        """Start again from ``total = count = 0``.
-
-        >>> import minitape as tf
-        >>> mean = tf.keras.metrics.Mean()
-        >>> mean.update_state([1.0, 2.0]); mean.reset_state()
-        >>> mean.total, mean.count
-        (np.float32(0.0), np.float32(0.0))
-        """
-        self.total, self.count = np.float32(0), np.float32(0)
+    def __init__(self, name: str = "mean", dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable((), name="total")
+        self.count = self.add_variable((), name="count")
 
     def update_state(self, values: Any, sample_weight: Any = None) -> None:
-        """Add ``values`` (each weighted by ``sample_weight``, 1 if None) to the running mean.
+        """Add each example of ``values`` (weighted by ``sample_weight``, 1 if None) to the running mean.
 
         >>> import minitape as tf
         >>> mean = tf.keras.metrics.Mean()
-        >>> mean.update_state([1.0, 2.0, 6.0])
-        >>> float(mean.result())
-        3.0
+        >>> mean.update_state([[1.0, 2.0], [3.0, 4.0]], sample_weight=[1.0, 0.0])      # the first row only
+        >>> float(mean.result()), float(mean.count)
+        (1.5, 1.0)
         """
-        values = _host(values).astype(np.float32)
-        weights = np.broadcast_to(np.float32(1) if sample_weight is None else _host(sample_weight).astype(np.float32),
-                                  values.shape)
-        self.total = np.float32(self.total + np.sum(values * weights, dtype=np.float32))
-        self.count = np.float32(self.count + np.sum(weights, dtype=np.float32))
+        dtype = self.total.dtype.as_numpy_dtype_
+        values, weights = _samplewise(_host(values), sample_weight, dtype)
+        count = weights.sum(dtype=dtype) if weights is not None else (values.shape[0] if values.ndim else 1)
+        self.total.assign_add(values.sum(dtype=dtype))
+        self.count.assign_add(count)
 
     def result(self) -> Tensor:
         """``total / count`` (0 before any update).
@@ -131,7 +202,8 @@ class Mean(Metric):
         >>> tf.keras.metrics.Mean().result()
         <minitape.Tensor: shape=(), dtype=float32, numpy=0.0>
         """
-        return constant(np.float32(self.total / self.count) if self.count else np.float32(0))
+        total, count = self.total.numpy(), self.count.numpy()
+        return constant(total / count if count else np.zeros((), total.dtype))
 
 
 class MeanMetricWrapper(Mean):
@@ -148,16 +220,16 @@ class MeanMetricWrapper(Mean):
 
     def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None) -> None:
         self.fn = fn or type(self).fn
-        super().__init__(name=name or getattr(self.fn, "__name__", None), dtype=dtype)
+        super().__init__(name=name or getattr(self.fn, "__name__", None) or _snake(type(self).__name__), dtype=dtype)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
-        """Add one batch: ``fn`` of each example.
+        """Add one batch: ``fn`` of each example, weighted by ``sample_weight``.
 
         >>> import minitape as tf
         >>> accuracy = tf.keras.metrics.CategoricalAccuracy()
-        >>> accuracy.update_state([[0, 1], [1, 0]], [[0.2, 0.8], [0.3, 0.7]])
+        >>> accuracy.update_state([[0, 1], [1, 0]], [[0.2, 0.8], [0.3, 0.7]], sample_weight=[1.0, 3.0])
         >>> float(accuracy.result())
-        0.5
+        0.25
         """
         super().update_state(self.fn(y_true, y_pred), sample_weight)
 

@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 
+from minitape import ops
 from minitape.autodiff.tape import GradientTape
-from minitape.core import random
+from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, History
-from minitape.keras.layers.core import takes_training
+from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
 
 
@@ -144,9 +145,13 @@ class Trainer:
         return self(x, training=training) if takes_training(type(self)) else self(x)
 
     def _compute_loss(self, y: Any, y_pred: Tensor) -> Tensor:
-        if self.loss is None:
+        # As Keras: the compiled loss, plus each loss of `self.losses` (add_loss, regularizers) summed to a scalar.
+        terms = [] if self.loss is None else [self.loss(y, y_pred)]
+        terms += [ops.reduce_sum(term if term.dtype.is_floating else ops.cast(term, dtypes.float32))
+                  for term in self.losses]
+        if not terms:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return self.loss(y, y_pred)
+        return terms[0] if len(terms) == 1 else ops.reduce_sum(ops.stack(terms))
 
     def _update_metrics(self, y: Any, y_pred: Tensor, loss: Tensor, batch_size: int) -> dict[str, float]:
         if self._metrics is None:

@@ -1,6 +1,7 @@
 """Keras layers, one module per family, as Keras 3 groups them:
 
-* ``core``: ``Layer`` (the base class), ``Dense``, ``Lambda``;
+* ``layer``: ``Layer``, the base class (its sub-layers tracked through ``tracking``);
+* ``core``: ``Dense``, ``Lambda``;
 * ``activation``: ``Dropout``, ``ReLU``, ``Activation`` (no variables, no change of shape);
 * ``convolutional``: ``Conv2D``;
 * ``pooling``: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalAveragePooling2D``;
@@ -16,7 +17,8 @@ Both spellings of the import work, as with Keras:
 >>> layers is same, layers.Conv2D.__name__
 (True, 'Conv2D')
 """
-from minitape.keras.layers.core import Dense, Lambda, Layer
+from minitape.keras.layers.layer import Layer
+from minitape.keras.layers.core import Dense, Lambda
 from minitape.keras.layers.activation import Activation, Dropout, ReLU
 from minitape.keras.layers.convolutional import Conv2D
 from minitape.keras.layers.embedding import Embedding

@@ -15,7 +15,7 @@ from typing import Any
 
 from minitape import nn
 from minitape.core.tensor import Tensor
-from minitape.keras import activations, initializers
+from minitape.keras import activations, initializers, regularizers
 from minitape.keras.layers import checks
 from minitape.keras.layers.core import Layer
 
@@ -32,15 +32,16 @@ class Conv2D(Layer):
     >>> conv(tf.ones((1, 5, 5, 1))).numpy()[0, :, :, 0]           # each output sums a 3x3 window
     array([[9., 9.],
            [9., 9.]], dtype=float32)
-    >>> [v.name for v in conv.variables]
-    ['c/kernel:0', 'c/bias:0']
+    >>> [v.path for v in conv.variables]
+    ['c/kernel', 'c/bias']
     """
 
     def __init__(self, filters: int, kernel_size: int | tuple[int, int], strides: int | tuple[int, int] = (1, 1),
                  padding: str = "valid", data_format: str | None = None,
                  dilation_rate: int | tuple[int, int] = (1, 1), activation: str | Callable | None = None,
                  use_bias: bool = True, kernel_initializer: str | Callable = "glorot_uniform",
-                 bias_initializer: str | Callable = "zeros", **kwargs: Any) -> None:
+                 bias_initializer: str | Callable = "zeros", kernel_regularizer: Any = None,
+                 bias_regularizer: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if isinstance(filters, bool) or not isinstance(filters, int) or filters <= 0:
             raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. "
@@ -58,6 +59,8 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (``kernel_size + (in_channels, filters)``) and ``bias`` (``filters``).
@@ -72,9 +75,10 @@ class Conv2D(Layer):
             raise ValueError(f"Input 0 of layer '{self.name}' is incompatible with the layer: expected min_ndim=4, "
                              f"found ndim={len(input_shape)}. Full shape received: {tuple(input_shape)}")
         shape = (*self.kernel_size, input_shape[-1], self.filters)
-        self.kernel = self.add_weight(name="kernel", shape=shape, initializer=self.kernel_initializer)
-        self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer)
-                     if self.use_bias else None)
+        self.kernel = self.add_weight(name="kernel", shape=shape, initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                                     regularizer=self.bias_regularizer) if self.use_bias else None)
         super().build(input_shape)
 
     def call(self, inputs: Tensor) -> Tensor:

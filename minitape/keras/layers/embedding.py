@@ -25,9 +25,9 @@ class Embedding(Layer):
 
     >>> import minitape as tf
     >>> embed = tf.keras.layers.Embedding(3, 2, embeddings_initializer="ones", name="words")
-    >>> embed(tf.constant([0, 2])).numpy(), [v.name for v in embed.variables]
+    >>> embed(tf.constant([0, 2])).numpy(), [v.path for v in embed.variables]
     (array([[1., 1.],
-           [1., 1.]], dtype=float32), ['words/embeddings:0'])
+           [1., 1.]], dtype=float32), ['words/embeddings'])
     """
 
     casts_inputs = False                 # ids stay integers

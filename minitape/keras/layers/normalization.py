@@ -68,8 +68,8 @@ class BatchNormalization(Layer):
     >>> import minitape as tf
     >>> bn = tf.keras.layers.BatchNormalization(name="bn")
     >>> _ = bn(tf.ones((4, 3)))
-    >>> [v.name for v in bn.trainable_variables], [v.name for v in bn.non_trainable_variables]
-    (['bn/gamma:0', 'bn/beta:0'], ['bn/moving_mean:0', 'bn/moving_variance:0'])
+    >>> [v.path for v in bn.trainable_variables], [v.path for v in bn.non_trainable_variables]
+    (['bn/gamma', 'bn/beta'], ['bn/moving_mean', 'bn/moving_variance'])
     """
 
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3, center: bool = True,
@@ -163,8 +163,8 @@ class LayerNormalization(Layer):
         >>> import minitape as tf
         >>> norm = tf.keras.layers.LayerNormalization(name="norm")
         >>> norm.build((None, 5))
-        >>> [(v.name, tuple(v.shape)) for v in norm.variables]
-        [('norm/gamma:0', (5,)), ('norm/beta:0', (5,))]
+        >>> [(v.path, tuple(v.shape)) for v in norm.variables]
+        [('norm/gamma', (5,)), ('norm/beta', (5,))]
         """
         self.axes = _axes(self.axis, len(input_shape))
         shape = tuple(input_shape[a] for a in self.axes)

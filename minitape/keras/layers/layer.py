@@ -1,0 +1,373 @@
+"""``Layer``: an object that owns variables and computes with them in ``call``.
+
+A layer builds its weights on its first call, when it first sees the input's shape.
+Integer inputs are cast to float32 first, as Keras does.  The layers it holds (in
+attributes, or in lists, tuples and dicts held there) are its sub-layers: their variables
+and losses are its too.  A weight's ``path`` names the layers being called when it was
+made, so a layer built inside a model's call has ``model/layer/kernel``.
+
+>>> import minitape as tf
+>>> layer = tf.keras.layers.Dense(2)
+>>> layer.built
+False
+>>> layer(tf.constant([[1, 2, 3]])).dtype, layer.built
+(minitape.float32, True)
+>>> [tuple(v.shape) for v in layer.trainable_variables]
+[(3, 2), (2,)]
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import math
+import re
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from minitape import ops
+from minitape.checkpointing.call import accepts_keyword, register_context
+from minitape.core import dtypes, nest, random
+from minitape.core.tensor import Tensor, Variable
+from minitape.keras import initializers, regularizers
+from minitape.keras.tracking import TrackedDict, TrackedList
+from minitape.keras.variables import KerasVariable
+
+_name_counts: collections.Counter = collections.Counter()
+
+
+def _unique_name(cls: type) -> str:
+    """Keras' default name: the class name in snake case (``Conv2D`` is ``conv2d``), numbered after the first."""
+    base = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", cls.__name__)
+    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
+    count = _name_counts[base]
+    _name_counts[base] += 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+class _CallContext(threading.local):
+    training: bool | None = None     # the training mode of the layer call in progress, for layers inside it
+    calling: tuple = ()              # the layers being called, outermost first: the path of new weights
+
+
+_context = _CallContext()
+# A block recomputed for the backward pass runs in the training mode its forward pass had.
+register_context(lambda: _context.training, lambda training: setattr(_context, "training", training))
+
+
+@functools.cache
+def takes_training(cls: type) -> bool:
+    """Whether a layer class's ``call`` accepts ``training`` (Keras passes it only to those that do).
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.layer import takes_training
+    >>> takes_training(tf.keras.layers.Dropout), takes_training(tf.keras.layers.Dense)
+    (True, False)
+    """
+    return accepts_keyword(cls.call, "training", or_any_keyword=True)
+
+
+class Layer:
+    """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute.
+
+    >>> import minitape as tf
+    >>> class Scale(tf.keras.layers.Layer):
+    ...     def build(self, input_shape):
+    ...         self.w = self.add_weight(shape=(), initializer="ones", name="w")
+    ...     def call(self, inputs):
+    ...         return self.w * inputs
+    >>> scale = Scale(name="scale")
+    >>> scale(tf.constant([1.0, 2.0])).numpy(), [v.path for v in scale.variables]
+    (array([1., 2.], dtype=float32), ['scale/w'])
+    """
+
+    casts_inputs = True          # integer inputs become float32 (Embedding, which takes indices, says False)
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
+                 input_shape: tuple | None = None, activity_regularizer: Any = None, **kwargs: Any) -> None:
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+        self._weights: list[Variable] = []
+        self._layers: list[Layer] = []
+        self._losses: list[Tensor] = []
+        self.trainable = trainable
+        self.name = name or _unique_name(type(self))
+        self.built = False
+        self.input_shape_hint = None if input_shape is None else tuple(input_shape)   # Sequential builds from it
+        self.output_shape: Any = None
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_") and "_layers" in self.__dict__:
+            value = self._track(value)
+        super().__setattr__(name, value)
+
+    def _track(self, value: Any) -> Any:
+        """Make the layers in ``value`` sub-layers; a list or dict comes back as a tracked one (see ``tracking``)."""
+        if isinstance(value, Layer):
+            if value is not self and all(value is not known for known in self._layers):
+                self._layers.append(value)
+        elif isinstance(value, TrackedList | TrackedDict) and value.owner is self:
+            for item in value.values() if isinstance(value, dict) else value:     # `+=` assigns the list again
+                self._track(item)
+        elif isinstance(value, list):
+            value = TrackedList(value, self)
+        elif isinstance(value, dict):
+            value = TrackedDict(value, self)
+        elif isinstance(value, tuple):
+            for item in value:
+                self._track(item)
+        return value
+
+    def _untrack(self, value: Any) -> None:
+        """Forget the layers in ``value`` (taken out of a tracked list or dict)."""
+        for item in nest.flatten(value):
+            self._layers[:] = [layer for layer in self._layers if layer is not item]
+
+    def build(self, input_shape: Any) -> None:
+        """Create the layer's weights, knowing the input shape (called once, on the first call).
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Layer()
+        >>> layer.build((2, 3))
+        >>> layer.built, layer.variables
+        (True, [])
+        """
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """The computation, written by subclasses; the base layer passes ``inputs`` through.
+
+        Call the layer itself, ``layer(x)``: it builds the weights first, then calls ``call``.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Layer().call(tf.constant([1.0, 2.0])).numpy()
+        array([1., 2.], dtype=float32)
+        """
+        return inputs
+
+    def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.casts_inputs:
+            inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
+        if not _context.calling:
+            self._clear_losses()          # the outermost call starts afresh, as Keras does
+        # As Keras: `training` given to an outer layer reaches the layers it calls without one.
+        training = kwargs.pop("training") if "training" in kwargs else _context.training
+        if training is not None and takes_training(type(self)):
+            kwargs["training"] = training
+        outer, _context.training = _context.training, training
+        try:
+            with self._calling():
+                if not self.built:
+                    shapes = [tuple(x.shape) if hasattr(x, "shape") else None for x in nest.flatten(inputs)]
+                    self.build(shapes if nest.is_nested(inputs) else shapes[0])     # a list of inputs: their shapes
+                    self.built = True
+                outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            _context.training = outer
+        self._regularize_activity(outputs)
+        self.output_shape = nest.pack_sequence_as(outputs, [(None, *x.shape[1:]) if isinstance(x, Tensor) else None
+                                                            for x in nest.flatten(outputs)])
+        return outputs
+
+    @contextmanager
+    def _calling(self) -> Iterator[None]:
+        outer = _context.calling
+        _context.calling = (*outer, self)
+        try:
+            yield
+        finally:
+            _context.calling = outer
+
+    def _regularize_activity(self, outputs: Any) -> None:
+        """Keras' activity penalty: the regularizer of each output, over the batch size."""
+        for output in nest.flatten(outputs) if self.activity_regularizer is not None else ():
+            if isinstance(output, Tensor):
+                loss = self.activity_regularizer(output)
+                if output.ndim > 0:      # Keras' divide_no_nan: an empty batch gives 0
+                    loss = loss / output.shape[0] if output.shape[0] else ops.zeros_like(loss)
+                self.add_loss(loss)
+
+    def count_params(self) -> int:
+        """How many numbers the layer's variables hold, sub-layers' included.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Dense(3)
+        >>> layer.build((None, 4))
+        >>> layer.count_params()                # a 4 x 3 kernel and 3 biases
+        15
+        """
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             f"You can build it manually via: `{self.name}.build(input_shape)`.")
+        return sum(math.prod(v.shape) for v in self.variables)
+
+    def add_weight(self, *args: Any, shape: Any = None, initializer: str | Callable | None = None, dtype: Any = None,
+                   trainable: bool = True, regularizer: Any = None, name: str | None = None) -> KerasVariable:
+        """Create a variable owned by this layer: ``add_weight(shape, initializer, dtype, ..., name=...)``.
+
+        Its ``name`` is the one given (``"variable"`` if none); its ``path`` puts the names of
+        the layers being called, and this layer's, before it.  ``regularizer`` adds a penalty on
+        it to ``losses``.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Layer(name="block")
+        >>> layer.add_weight((2,), initializer="ones", name="scale")
+        <Variable path=block/scale, shape=(2,), dtype=float32, value=[1. 1.]>
+        """
+        shape, initializer, dtype = _weight_arguments(args, shape, initializer, dtype)
+        shape = tuple(shape or ())
+        dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")   # Keras' defaults
+        with random.global_source():     # creating weights is not part of a replayed computation
+            value = initializers.get(initializer)(shape, dtype)
+        calling = _context.calling if _context.calling[-1:] == (self,) else (*_context.calling, self)
+        name = name or "variable"
+        variable = KerasVariable(value, trainable=trainable and self.trainable, name=name,
+                                 path="/".join([layer.name for layer in calling] + [name]),
+                                 regularizer=regularizers.get(regularizer))
+        self._weights.append(variable)
+        return variable
+
+    @property
+    def variables(self) -> list[Variable]:
+        """All variables of this layer and its sub-layers, each once.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="a"), tf.keras.layers.Dense(1, name="b")],
+        ...                             name="model")
+        >>> _ = model(tf.ones((1, 3)))
+        >>> [v.path for v in model.variables]
+        ['model/a/kernel', 'model/a/bias', 'model/b/kernel', 'model/b/bias']
+        """
+        seen: dict[int, Variable] = {}
+        for layer in self._walk():
+            for v in layer._weights:
+                seen.setdefault(id(v), v)
+        return list(seen.values())
+
+    weights = variables
+
+    @property
+    def trainable_variables(self) -> list[Variable]:
+        """The variables that training updates: those created with ``trainable=True``.
+
+        >>> import minitape as tf
+        >>> dense = tf.keras.layers.Dense(2, name="d")
+        >>> _ = dense(tf.ones((1, 3)))
+        >>> [tuple(v.shape) for v in dense.trainable_variables]
+        [(3, 2), (2,)]
+        """
+        return [v for v in self.variables if v.trainable]
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self) -> list[Variable]:
+        """The variables that training leaves alone: those created with ``trainable=False``.
+
+        >>> import minitape as tf
+        >>> layer = tf.keras.layers.Layer(name="counter")
+        >>> _ = layer.add_weight(name="w"), layer.add_weight(name="count", trainable=False)
+        >>> [v.name for v in layer.non_trainable_variables]
+        ['count']
+        """
+        return [v for v in self.variables if not v.trainable]
+
+    non_trainable_weights = non_trainable_variables
+
+    def add_loss(self, loss: Any) -> None:
+        """Add a loss (a tensor, or a nest of them) to ``losses``: call it from ``call``; ``fit`` adds it to
+        the loss it minimises.  Each outermost call of a layer forgets the losses its last call added.
+
+        >>> import minitape as tf
+        >>> class Sparse(tf.keras.layers.Layer):
+        ...     def call(self, x):
+        ...         self.add_loss(0.1 * tf.reduce_sum(tf.abs(x)))
+        ...         return x
+        >>> layer = Sparse()
+        >>> _ = layer(tf.constant([1.0, -2.0]))
+        >>> layer.losses
+        [<minitape.Tensor: shape=(), dtype=float32, numpy=0.3>]
+        """
+        losses = nest.flatten(loss)
+        for x in losses:
+            if not isinstance(x, Tensor | Variable):
+                raise ValueError(f"`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
+                                 f"input. Received invalid value: {x}")
+        self._losses.extend(losses)
+
+    @property
+    def losses(self) -> list[Tensor]:
+        """The losses added by ``add_loss`` (this layer's, then its sub-layers' in Keras' order, see
+        ``_loss_order``), then each trainable weight's regularizer penalty, computed now from its current value.
+
+        >>> import minitape as tf
+        >>> dense = tf.keras.layers.Dense(1, kernel_initializer="ones",
+        ...                               kernel_regularizer=tf.keras.regularizers.L2(0.1))
+        >>> dense.build((None, 2))
+        >>> dense.losses
+        [<minitape.Tensor: shape=(), dtype=float32, numpy=0.2>]
+        """
+        losses = [loss for layer in self._loss_order() for loss in layer._losses]
+        return losses + [v.regularizer(v) for v in self.trainable_weights if getattr(v, "regularizer", None)]
+
+    def _loss_order(self) -> list[Layer]:
+        """Keras 3's ``_flatten_layers``: this layer, then a queue of sub-layers where each layer taken puts its
+        own sub-layers at the front, last first (``deque.extendleft``): the order ``losses`` lists them in."""
+        order, queue = [self], collections.deque(self._layers)
+        while queue:
+            layer = queue.popleft()
+            if all(layer is not seen for seen in order):
+                order.append(layer)
+                queue.extendleft(layer._layers)
+        return order
+
+    def _clear_losses(self) -> None:
+        for layer in self._walk():
+            layer._losses.clear()
+
+    def _input(self, x: Any) -> Any:
+        """One input as a floating tensor (None passes); a bare number is refused, as Keras refuses it."""
+        if x is None:
+            return x
+        if not isinstance(x, Tensor | Variable | np.ndarray | np.generic):
+            raise ValueError(f"Only input tensors may be passed as positional arguments. The following argument value "
+                             f"should be passed as a keyword argument: {x!r} (of type {type(x)}); give layer "
+                             f"'{self.name}' a tensor or NumPy array, e.g. tf.constant({x!r}).")
+        return _as_float(x)
+
+    def _walk(self) -> list[Layer]:
+        """This layer and every sub-layer, depth first, without recursion."""
+        order, stack = [], [self]
+        while stack:
+            layer = stack.pop()
+            if layer not in order:
+                order.append(layer)
+                stack.extend(reversed(layer._layers))
+        return order
+
+
+def _weight_arguments(args: tuple, shape: Any, initializer: Any, dtype: Any) -> tuple[Any, Any, Any]:
+    """Keras 3's positional ``add_weight(shape, initializer, dtype)``; a name given first is refused, as Keras does."""
+    if len(args) > 3:
+        raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
+    if args and isinstance(args[0], str):
+        raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
+                         f"Use: add_weight(shape=..., name='{args[0]}').")
+    given = {"shape": shape, "initializer": initializer, "dtype": dtype}
+    for key, value in zip(given, args):
+        if given[key] is not None:
+            raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
+        given[key] = value
+    return given["shape"], given["initializer"], given["dtype"]
+
+
+def _as_float(x: Any) -> Any:
+    # As Keras: NumPy arrays become float32 tensors, and integer and bool tensors are cast to float32.
+    if isinstance(x, Tensor | Variable) and x.dtype.is_floating:
+        return x
+    return ops.cast(ops.as_operand(x), dtypes.float32)
