@@ -11,7 +11,7 @@ made, so a layer built inside a model's call has ``model/layer/kernel``.
 >>> layer.built
 False
 >>> layer(tf.constant([[1, 2, 3]])).dtype, layer.built
-(minitape.float32, True)
+(tf.float32, True)
 >>> [tuple(v.shape) for v in layer.trainable_variables]
 [(3, 2), (2,)]
 """
