@@ -128,7 +128,7 @@ def _einsum_forward(xp, *xs, terms, output):
         shape = tuple(x.shape[term.index(c)] if c in term else 1 for c in letters)
         aligned = xp.reshape(xp.permute_dims(x, order), shape)
         product = aligned if product is None else product * aligned
-    return xp.sum(product, axis=tuple(builtins.range(len(output), len(letters))))
+    return xp.sum(product, axis=tuple(builtins.range(len(output), len(letters))), dtype=product.dtype)
 
 
 # The primitive sees distinct letters only: ``einsum`` has taken each input's diagonals first.
