@@ -223,8 +223,9 @@ def check_first_and_second(f, x, rtol=1e-5, atol=1e-6):
 
 
 def well_conditioned(data, batch, n):
-    """A batch of ``n x n`` matrices far from singular: random entries plus ``n`` on the diagonal."""
-    return data.draw(arrays(batch + (n, n), -1.0, 1.0)) + n * np.eye(n)
+    """A batch of ``n x n`` matrices far from singular: entries in [-1, 1], plus ``n + 1`` on the diagonal
+    (each diagonal entry then outweighs the rest of its row)."""
+    return data.draw(arrays(batch + (n, n), -1.0, 1.0)) + (n + 1) * np.eye(n)
 
 
 MATRIX_BATCHES = st.sampled_from([(), (2,), (2, 1)])

@@ -178,7 +178,7 @@ def diag_part(input: Any, name: str = "diag_part", k: int = 0, padding_value: An
     if x.ndim < 2:
         raise InvalidArgumentError(f"diag_part: input must be at least 2-dim, received shape {tuple(x.shape)}.")
     rows, columns = x.shape[-2:]
-    k = _offset(k, rows, columns, "diag_part")
+    k = _offset(k, "diag_part")
     start_row, start_column = max(-k, 0), max(k, 0)
     length = max(min(rows - start_row, columns - start_column), 0)
     flat = reshape(x, tuple(x.shape[:-2]) + (rows * columns,))
@@ -204,7 +204,7 @@ def diag(diagonal: Any, name: str = "diag", k: int = 0, num_rows: int = -1, num_
     if d.dtype is dtypes.bool_:
         raise TypeError("diag: diagonal is bool, which has no padding value 0; cast it first, e.g. tf.cast(d, tf.int32).")
     length = d.shape[-1]
-    k = _offset(k, None, None, "diag")
+    k = _offset(k, "diag")
     rows, columns = _diag_shape(length, k, as_int(num_rows, "diag", "num_rows"), as_int(num_cols, "diag", "num_cols"))
     # Every place of the matrix reads one entry of the diagonal, or the padding just after its end.
     r, c = np.indices((rows, columns)).reshape(2, -1)
@@ -214,7 +214,7 @@ def diag(diagonal: Any, name: str = "diag", k: int = 0, num_rows: int = -1, num_
     return reshape(gather(concat([d, padding], axis=-1), source, axis=d.ndim - 1), tuple(d.shape[:-1]) + (rows, columns))
 
 
-def _offset(k: Any, rows: int | None, columns: int | None, name: str) -> int:
+def _offset(k: Any, name: str) -> int:
     """The diagonal ``k`` (0 the main one, > 0 above it): one int, as minitape does not take a band of them."""
     if isinstance(plain(k), list | tuple | np.ndarray) and np.ndim(plain(k)) == 1 and len(plain(k)) == 2:
         raise ValueError(f"{name}: k must be one integer (one diagonal); minitape does not take a band of "
