@@ -27,11 +27,12 @@ from minitape.core.tensor_shape import TensorShape
 from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops
 from minitape.ops import (
-    abs, add, broadcast_to, cast, clip_by_value, concat, cos, divide, einsum, equal, exp, expand_dims,
-    eye, fill, gather, greater, greater_equal, identity, less, less_equal, linspace, log, matmul,
-    maximum, minimum, multiply, negative, not_equal, one_hot, ones, ones_like, pow, range, reduce_max, reduce_mean,
-    reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign, sin, sqrt, square, squeeze, stack,
-    stop_gradient, subtract, tanh, tile, to_device, transpose, where, zeros, zeros_like,
+    abs, add, add_n, argmax, argmin, broadcast_to, cast, clip_by_global_norm, clip_by_norm, clip_by_value, concat,
+    cos, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater, greater_equal, identity, less,
+    less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm, not_equal, one_hot, ones,
+    ones_like, pow, range, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign,
+    sin, sqrt, square, squeeze, stack, stop_gradient, subtract, tanh, tensordot, tile, to_device, transpose, where,
+    zeros, zeros_like,
 )
 #: ``x[tf.newaxis]`` adds an axis of size 1, as NumPy's ``None`` does (it is ``None``).
 newaxis = None
@@ -42,7 +43,7 @@ from minitape import autodiff
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
 from minitape import checkpointing
-from minitape.checkpointing.custom import custom_gradient
+from minitape.checkpointing.custom import custom_gradient, grad_pass_through
 from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
 from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.checkpointing import schedules

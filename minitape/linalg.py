@@ -4,4 +4,8 @@
 >>> tf.linalg.matmul([[2.0]], [[3.0]]).numpy()
 array([[6.]], dtype=float32)
 """
-from minitape.ops import einsum, matmul, transpose  # noqa: F401
+from minitape.ops import (  # noqa: F401
+    det, diag, diag_part, einsum, eye, global_norm, inv, matmul, matrix_transpose, norm, solve, tensordot, trace,
+    transpose,
+)
+from minitape.ops import matrix_transpose as adjoint  # noqa: F401  (for real matrices, the adjoint is the transpose)

@@ -292,6 +292,95 @@ keras.optimizers.SGD   | tf.keras.optimizers.SGD(learning_rate='a')             
 keras.optimizers.SGD   | tf.keras.optimizers.SGD(momentum=-1.0)                   | ValueError           | momentum
 keras.optimizers.Adam  | tf.keras.optimizers.Adam(learning_rate=None)             | ValueError           | learning_rate
 keras.layers.Dropout   | tf.keras.layers.Dropout(0.5, noise_shape=[2.5])          | ValueError           | noise_shape
+
+# Issue #17's ops: norms, clipping, tensordot, linalg, argmax, add_n, einsum diagonals, linspace, random ints.
+norm                   | tf.norm(x, ord='fro')                                    | ValueError           | ord
+norm                   | tf.norm(x, ord=0)                                        | ValueError           | ord
+norm                   | tf.norm(x, ord=-np.inf)                                  | ValueError           | ord
+norm                   | tf.norm(x, ord='nuc', axis=[0, 1])                       | ValueError           | ord
+norm                   | tf.norm(x, axis=[0, 0])                                  | ValueError           | axis
+norm                   | tf.norm(x, axis=0.5)                                     | ValueError           | axis
+norm                   | tf.norm(x, axis=[0, 1, 1])                               | ValueError           | axis
+norm                   | tf.norm(x, axis=5)                                       | InvalidArgumentError | axis
+norm                   | tf.norm(tf.constant([1, 2]))                             | InvalidArgumentError | norm
+norm                   | tf.norm(tf.constant([True]))                             | TypeError            | norm
+norm                   | tf.norm(None)                                            | ValueError           | norm
+linalg.norm            | tf.linalg.norm(x, ord='bad')                             | ValueError           | ord
+tensordot              | tf.tensordot(x, x, -1)                                   | ValueError           | axes
+tensordot              | tf.tensordot(x, x, 3)                                    | ValueError           | axes
+tensordot              | tf.tensordot(x, x, 1.5)                                  | TypeError            | axes
+tensordot              | tf.tensordot(x, x, [[1]])                                | ValueError           | axes
+tensordot              | tf.tensordot(x, x, [[1], [0, 1]])                        | ValueError           | axes
+tensordot              | tf.tensordot(x, x, 1)                                    | InvalidArgumentError | tensordot
+tensordot              | tf.tensordot(x, tf.ones((3, 2), tf.float64), 1)          | InvalidArgumentError | tensordot
+tensordot              | tf.tensordot(tf.constant([True]), tf.constant([True]), 1) | InvalidArgumentError | tensordot
+clip_by_norm           | tf.clip_by_norm(tf.constant([3, 4]), 1.0)                | InvalidArgumentError | clip_by_norm
+clip_by_norm           | tf.clip_by_norm(x, 1.0, axes=5)                          | InvalidArgumentError | axis
+clip_by_norm           | tf.clip_by_norm(x, 1.0, axes=[0, 0])                     | InvalidArgumentError | clip_by_norm
+clip_by_norm           | tf.clip_by_norm(x, None)                                 | ValueError           | clip_by_norm
+clip_by_norm           | tf.clip_by_norm(None, 1.0)                               | ValueError           | clip_by_norm
+clip_by_global_norm    | tf.clip_by_global_norm(x, 1.0)                           | TypeError            | t_list
+clip_by_global_norm    | tf.clip_by_global_norm({'a': x}, 1.0)                    | TypeError            | t_list
+clip_by_global_norm    | tf.clip_by_global_norm([x, tf.ones(2, tf.float64)], 1.0) | InvalidArgumentError | global_norm
+clip_by_global_norm    | tf.clip_by_global_norm([tf.constant([3, 4])], 1.0)       | InvalidArgumentError | global_norm
+clip_by_global_norm    | tf.clip_by_global_norm([x], tf.constant(1.0, tf.float64)) | TypeError            | clip_by_global_norm
+linalg.solve           | tf.linalg.solve(tf.eye(2), [1.0, 2.0])                   | InvalidArgumentError | rank
+linalg.solve           | tf.linalg.solve(tf.eye(2), tf.ones((3, 1)))              | InvalidArgumentError | incompatible
+linalg.solve           | tf.linalg.solve(x, tf.ones((2, 1)))                      | InvalidArgumentError | square
+linalg.solve           | tf.linalg.solve(tf.constant([[1.0, 2.0], [2.0, 4.0]]), tf.ones((2, 1))) | InvalidArgumentError | invertible
+linalg.solve           | tf.linalg.solve(tf.ones((3, 2, 2)), tf.ones((2, 2, 1)))  | InvalidArgumentError | outer dimensions
+linalg.solve           | tf.linalg.solve(tf.eye(2, dtype=tf.int32), tf.ones((2, 1), tf.int32)) | InvalidArgumentError | solve
+linalg.solve           | tf.linalg.solve(tf.eye(2), tf.ones((2, 1), tf.float64))  | InvalidArgumentError | solve
+linalg.solve           | tf.linalg.solve(tf.eye(2), tf.ones((2, 1)), adjoint='a') | TypeError            | adjoint
+linalg.solve           | tf.linalg.solve(tf.eye(2), None)                         | ValueError           | solve
+linalg.inv             | tf.linalg.inv(x)                                         | InvalidArgumentError | square
+linalg.inv             | tf.linalg.inv(tf.ones(2))                                | InvalidArgumentError | rank
+linalg.inv             | tf.linalg.inv(tf.constant([[1.0, 2.0], [2.0, 4.0]]))     | InvalidArgumentError | invertible
+linalg.inv             | tf.linalg.inv(tf.eye(2, dtype=tf.int32))                 | InvalidArgumentError | inv
+linalg.det             | tf.linalg.det(x)                                         | InvalidArgumentError | square
+linalg.det             | tf.linalg.det(tf.ones(2))                                | InvalidArgumentError | rank
+linalg.det             | tf.linalg.det(tf.eye(2, dtype=tf.int32))                 | InvalidArgumentError | det
+linalg.trace           | tf.linalg.trace(tf.ones(2))                              | InvalidArgumentError | trace
+linalg.trace           | tf.linalg.trace(tf.constant([[True]]))                   | InvalidArgumentError | trace
+linalg.matrix_transpose | tf.linalg.matrix_transpose(tf.ones(3))                  | ValueError           | matrix_transpose
+linalg.diag            | tf.linalg.diag(tf.constant(1.0))                         | InvalidArgumentError | diag
+linalg.diag            | tf.linalg.diag([1.0, 2.0], num_rows=1)                   | InvalidArgumentError | diag
+linalg.diag            | tf.linalg.diag([1.0, 2.0], num_rows=3, num_cols=4)       | InvalidArgumentError | diag
+linalg.diag            | tf.linalg.diag([True, False])                            | TypeError            | diag
+linalg.diag_part       | tf.linalg.diag_part(tf.ones(2))                          | InvalidArgumentError | diag_part
+eye                    | tf.eye(2, batch_shape=2)                                 | TypeError            | batch_shape
+eye                    | tf.eye(2, batch_shape=[2.5])                             | TypeError            | batch_shape
+eye                    | tf.eye(2, batch_shape=[-1])                              | InvalidArgumentError | batch_shape
+math.argmax            | tf.math.argmax(x, 2)                                     | InvalidArgumentError | argmax
+math.argmax            | tf.math.argmax(x, 0.5)                                   | TypeError            | axis
+math.argmax            | tf.math.argmax(x, [0])                                   | TypeError            | axis
+math.argmax            | tf.math.argmax(tf.constant(1.0))                         | InvalidArgumentError | argmax
+math.argmax            | tf.math.argmax(tf.zeros((2, 0)), 1)                      | InvalidArgumentError | empty
+math.argmax            | tf.math.argmax(x, output_type=tf.float32)                | InvalidArgumentError | output_type
+math.argmin            | tf.math.argmin(None)                                     | ValueError           | argmin
+add_n                  | tf.add_n([])                                             | ValueError           | add_n
+add_n                  | tf.add_n([None])                                         | ValueError           | add_n
+add_n                  | tf.add_n(None)                                           | TypeError            | add_n
+add_n                  | tf.add_n([x, tf.ones(3)])                                | InvalidArgumentError | add_n
+add_n                  | tf.add_n([x, 1.0])                                       | InvalidArgumentError | add_n
+add_n                  | tf.add_n([x, tf.ones((2, 3), tf.float64)])               | InvalidArgumentError | add_n
+add_n                  | tf.add_n([tf.constant([True]), tf.constant([True])])     | InvalidArgumentError | add_n
+nn.softplus            | tf.nn.softplus(tf.constant([1, 2]))                      | InvalidArgumentError | softplus
+einsum                 | tf.einsum('ii->i', x)                                    | InvalidArgumentError | einsum
+einsum                 | tf.einsum('ii->ii', tf.ones((2, 2)))                     | ValueError           | einsum
+einsum                 | tf.einsum('ij->k', x)                                    | ValueError           | einsum
+einsum                 | tf.einsum('ijk->i', x)                                   | ValueError           | einsum
+linspace               | tf.linspace(0.0, 1.0, 3.0)                               | TypeError            | num
+linspace               | tf.linspace(0.0, 1.0, tf.constant(3.0))                  | TypeError            | num
+linspace               | tf.linspace(True, False, 3)                              | InvalidArgumentError | linspace
+linspace               | tf.linspace(0, 1, 3, axis=1)                             | InvalidArgumentError | axis
+linspace               | tf.linspace(None, 1.0, 3)                                | ValueError           | linspace
+random.uniform         | tf.random.uniform((3,), dtype=tf.int32)                  | ValueError           | maxval
+random.uniform         | tf.random.uniform((3,), 0, None, dtype='int64')          | ValueError           | maxval
+random.uniform         | tf.random.uniform((3,), 5, 5, dtype=tf.int32)            | InvalidArgumentError | minval < maxval
+random.uniform         | tf.random.uniform((3,), 0.5, 10, dtype=tf.int32)         | TypeError            | int32
+random.uniform         | tf.random.uniform((3,), [0, 1, 2], 10, dtype=tf.int32)   | InvalidArgumentError | minval
+random.uniform         | tf.random.uniform((3,), dtype=tf.bool)                   | ValueError           | dtype
 """)
 
 # minitape's answer where there is no TF 2.21 answer to copy: TF raises a raw Python error (its own bug), or has
@@ -313,10 +402,28 @@ checkpoint_sequential  | tf.checkpoint_sequential([], 1, X)                     
 checkpoint_chain       | tf.checkpoint_chain([tf.sin] * 4, X, 2.5)                | TypeError            | snapshots
 checkpoint_chain       | tf.checkpoint_chain([tf.sin] * 4, X, 0)                  | ValueError           | snapshots
 to_device              | tf.to_device(X, 'TPU:0')                                 | ValueError           | TPU
+# TF 2.21: IndexError "list index out of range", TypeError "object of type 'int' has no len()", and a raw
+# broadcasting ValueError for an axis named twice
+tensordot              | tf.tensordot(x, x, [[5], [0]])                           | ValueError           | axes
+tensordot              | tf.tensordot(x, x, [1, [0]])                             | TypeError            | axes
+tensordot              | tf.tensordot(x, x, [[0, 0], [0, 1]])                     | ValueError           | axes
+# TF 2.21: "'NoneType' object is not callable" when the function is called
+grad_pass_through      | tf.grad_pass_through(None)(X)                            | TypeError            | grad_pass_through
+# TF 2.21 crashes the process (a failed check in its kernel) on a band of diagonals
+linalg.diag            | tf.linalg.diag([1.0, 2.0], k=[0, 1])                     | ValueError           | k
+# TF 2.21 computes it by SVD; minitape does not compute singular values
+norm                   | tf.norm(x, ord=2, axis=[0, 1])                           | ValueError           | 2-norm
 """)
 
 # TF 2.21 accepts these, and so must minitape: the fixes must not refuse them.
 ACCEPTED = {
+    "tf.norm(x, ord=True).numpy().item()": 6.0,                   # True is 1 to Python and to TF
+    "tf.clip_by_global_norm([], 1.0)[1].numpy().item()": 0.0,     # nothing to clip: a zero norm
+    "tf.clip_by_global_norm([None, x], 10.0)[0][0]": None,        # None entries stay None
+    "tf.add_n([tf.constant([True])]).numpy().tolist()": [True],   # one input comes back as it is
+    "tf.linalg.det(tf.zeros((0, 0))).numpy().item()": 1.0,        # the empty product
+    "tf.linspace(0.0, 1.0, [3]).shape.as_list()": [3],            # TF takes num as a list of one
+    "tf.argmax([True, False]).numpy().item()": 0,
     "tf.nn.softmax(tf.zeros((2, 0))).shape": (2, 0),              # an empty axis: an empty result, no error
     "tf.nn.log_softmax(tf.zeros((2, 0))).shape": (2, 0),
     "tf.stack([]).numpy().tolist()": [],                         # TF stacks nothing to an empty float32 vector

@@ -199,3 +199,189 @@ def test_indexing_takes_tensorflows_basic_indices_only():
     assert x[tf.constant(1), ::-1].numpy().tolist() == [4.0, 3.0]
     with pytest.raises(TypeError, match=r"valid indices, got \[0, 1\]; use tf.gather"):
         x[[0, 1]]
+
+
+# --------------------------------------------------------------------------- issue #17: the ops students use
+# Each op's gradient, and the gradient of that gradient (a second tape records the first's VJPs), against
+# central differences in float64.
+
+def first_derivative(f):
+    """``x -> d/dx sum(f(x) * w)`` for a fixed weighting ``w``, as a function check_gradients can differentiate."""
+    def derivative(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            out = f(x)
+            weights = np.random.default_rng(7).uniform(0.5, 1.5, size=tuple(out.shape))
+            total = tf.reduce_sum(out * tf.constant(weights))
+        return tape.gradient(total, x)
+    return derivative
+
+
+def check_first_and_second(f, x, rtol=1e-5, atol=1e-6):
+    check_gradients(f, x, rtol=rtol, atol=atol)
+    check_gradients(first_derivative(f), x, eps=1e-5, rtol=1e-4, atol=1e-5)
+
+
+def well_conditioned(data, batch, n):
+    """A batch of ``n x n`` matrices far from singular: entries in [-1, 1], plus ``n + 1`` on the diagonal
+    (each diagonal entry then outweighs the rest of its row)."""
+    return data.draw(arrays(batch + (n, n), -1.0, 1.0)) + (n + 1) * np.eye(n)
+
+
+MATRIX_BATCHES = st.sampled_from([(), (2,), (2, 1)])
+
+
+@given(data=st.data())
+def test_solve_inv_det_trace_over_batches(data):
+    batch, n = data.draw(MATRIX_BATCHES), data.draw(st.integers(1, 3))
+    a = well_conditioned(data, batch, n)
+    rhs = data.draw(arrays(batch + (n, data.draw(st.integers(1, 2)))))
+    adjoint = data.draw(st.booleans())
+    check_first_and_second(lambda m: tf.linalg.inv(m, adjoint=adjoint), a)
+    check_first_and_second(tf.linalg.det, a)
+    check_first_and_second(tf.linalg.trace, a)
+    check_first_and_second(lambda m: tf.linalg.solve(m, tf.constant(rhs), adjoint=adjoint), a)
+    check_first_and_second(lambda b: tf.linalg.solve(tf.constant(a), b * b, adjoint=adjoint), rhs)
+
+
+@given(data=st.data())
+def test_norms_over_shapes_axes_and_orders(data):
+    x = data.draw(arrays(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3), 0.2, 2.0))
+    x = x * np.where(np.arange(x.size).reshape(x.shape) % 2, -1.0, 1.0) + np.arange(x.size).reshape(x.shape) * 0.31
+    axis = data.draw(st.none() | st.integers(-x.ndim, x.ndim - 1))
+    ord = data.draw(st.sampled_from(["euclidean", 1, 2, np.inf, 3, 1.5]))
+    keepdims = data.draw(st.booleans())
+    check_first_and_second(lambda t: tf.norm(t, ord=ord, axis=axis, keepdims=keepdims), x)
+
+
+@pytest.mark.parametrize("ord", ["fro", "euclidean", 1, np.inf])
+@pytest.mark.parametrize("axis", [[0, 1], [1, 0], [-1, 0]])
+def test_matrix_norms(ord, axis):
+    x = np.arange(12.0).reshape(3, 4) ** 1.3 * np.array([1, -1, 1, -1]) + 0.5   # distinct column and row sums
+    check_first_and_second(lambda t: tf.norm(t, ord=ord, axis=axis), x)
+    check_first_and_second(lambda t: tf.linalg.norm(tf.stack([t, 2 * t]), ord=ord, axis=[a + 1 for a in axis]), x)
+
+
+NEW_OPS = [
+    ("tensordot int", lambda x: tf.tensordot(x, tf.transpose(x) * 2.0, 1), (2, 3)),
+    ("tensordot pairs", lambda x: tf.tensordot(x, tf.reshape(x, (3, 2, 1)), [[0, 1], [1, 0]]), (2, 3)),
+    ("tensordot outer", lambda x: tf.tensordot(x, x[0], 0), (2, 3)),
+    ("tensordot 3-d", lambda x: tf.tensordot(x, x * x, [[2, 0], [2, 0]]), (2, 3, 2)),
+    ("clip_by_norm clipped", lambda x: tf.clip_by_norm(x, 1.0), (2, 3)),
+    ("clip_by_norm unclipped", lambda x: tf.clip_by_norm(x, 100.0), (2, 3)),
+    ("clip_by_norm axes", lambda x: tf.clip_by_norm(x, 1.2, axes=[1]), (3, 2)),
+    ("clip_by_global_norm", lambda x: tf.stack(tf.clip_by_global_norm([x, None, x * x], 1.0)[0][::2]), (2, 3)),
+    ("clip_by_global_norm's norm", lambda x: tf.clip_by_global_norm([x, x[0]], 1.0)[1], (2, 3)),
+    ("global_norm", lambda x: tf.linalg.global_norm([x, None, x * x]), (2, 2)),
+    ("matrix_transpose", lambda x: tf.linalg.matrix_transpose(x) * tf.range(6.0, dtype=tf.float64), (2, 6, 1)),
+    ("diag", lambda x: tf.linalg.diag(x * x), (2, 3)),
+    ("diag k, num_rows, padding", lambda x: tf.linalg.diag(x, k=-1, num_cols=4, padding_value=2.0) * 3.0, (3,)),
+    ("diag_part", lambda x: tf.linalg.diag_part(x) ** 2, (2, 3, 4)),
+    ("diag_part k", lambda x: tf.linalg.diag_part(x * x, k=1), (3, 4)),
+    ("add_n", lambda x: tf.add_n([x, x * x, tf.ones_like(x)]), (2, 3)),
+    ("einsum diagonal", lambda x: tf.einsum("ii->i", x * x), (3, 3)),
+    ("einsum trace, implicit", lambda x: tf.einsum("ii", x * x), (3, 3)),
+    ("einsum batch diagonal", lambda x: tf.einsum("bxby->bxy", x * x), (2, 3, 2, 3)),
+    ("einsum diagonal times a vector", lambda x: tf.einsum("iij,j->i", x * x, x[0, 0]), (2, 2, 2)),
+    ("einsum three equal axes", lambda x: tf.einsum("iii", x * x), (2, 2, 2)),
+    ("einsum implicit matmul", lambda x: tf.einsum("ij,jk", x, tf.transpose(x * x)), (2, 3)),
+    ("softplus", lambda x: tf.nn.softplus(x * 3.0), (2, 3)),
+]
+
+
+@pytest.mark.parametrize("name,f,shape", NEW_OPS, ids=[c[0] for c in NEW_OPS])
+def test_new_ops_first_and_second_derivatives(name, f, shape):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0.3, 1.5, shape) * rng.choice([-1, 1], shape)
+    check_first_and_second(f, x)
+
+
+def test_taking_a_diagonal_scatters_its_gradient_into_the_diagonal():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.einsum("ii->i", x) * tf.constant([1.0, 10.0])
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [[1.0, 0.0], [0.0, 10.0]])
+    inf = tf.constant([[1.0, np.inf], [np.nan, 2.0]])         # what is off the diagonal is never read
+    np.testing.assert_array_equal(tf.einsum("ii->i", inf).numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(tf.linalg.diag_part(inf).numpy(), [1.0, 2.0])
+
+
+def test_batch_jacobian_checked_with_a_batch_diagonal_as_tfs_guide_does():
+    x = tf.random.normal((3, 4), dtype=tf.float64)
+    w = tf.random.normal((4, 4), dtype=tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.tanh(x @ w)
+    batch_jacobian = tape.batch_jacobian(y, x)
+    full = tape.jacobian(y, x)                                   # shape (3, 4, 3, 4)
+    np.testing.assert_allclose(tf.einsum("bxby->bxy", full).numpy(), batch_jacobian.numpy(), rtol=1e-12)
+
+
+def test_zero_norm_gradients_are_tfs():
+    """The euclidean norm's gradient at 0 is nan (TF's sqrt(sum(x*x))); the 1- and max-norms' is 0; clipping's finite."""
+    x = tf.constant([0.0, 0.0])
+    expected = {"euclidean": [np.nan, np.nan], 2: [np.nan, np.nan], 1: [0.0, 0.0], np.inf: [0.0, 0.0]}
+    for ord, gradient in expected.items():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.norm(x, ord=ord)
+        np.testing.assert_array_equal(tape.gradient(y, x).numpy(), gradient)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.clip_by_norm(x, 1.0)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [1.0, 1.0])     # below the clip: the identity
+
+
+def test_max_norm_ties_share_the_gradient_as_tf():
+    x = tf.constant([1.0, -1.0, 1.0, 0.5])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.norm(x, ord=np.inf)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [1 / 3, -1 / 3, 1 / 3, 0.0])
+
+
+def test_grad_pass_through_is_the_identity_backward():
+    x = tf.constant([1.3, 2.6])
+    w = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        stepped = tf.grad_pass_through(lambda v: tf.math.floordiv(v, 1.0))(x * 3.0)
+        scaled = tf.grad_pass_through(lambda v: v * w)(x)
+    np.testing.assert_array_equal(stepped.numpy(), [3.0, 7.0])
+    np.testing.assert_allclose(tape.gradient(stepped, x).numpy(), [3.0, 3.0])
+    assert tape.gradient(scaled, [x, w])[1] is None              # variables f reads get none, as in TF
+    np.testing.assert_array_equal(tape.gradient(scaled, x).numpy(), [1.0, 1.0])
+    two_inputs = tf.grad_pass_through(lambda a, b: a * b)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = two_inputs(x, x)
+    with pytest.raises(ValueError, match="expected to return 2 gradients, but returned 1"):
+        tape.gradient(y, x)                                      # TF 2.21's error too
+
+
+def test_add_n_and_softplus_gradients():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.add_n([v, v * 3.0, tf.constant([1.0, 1.0])])
+    np.testing.assert_array_equal(tape.gradient(y, v).numpy(), [4.0, 4.0])
+    x = tf.constant([-1000.0, 0.0, 1000.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.softplus(x)
+    np.testing.assert_array_equal(y.numpy(), np.array([0.0, np.log(2.0), 1000.0], np.float32))
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [0.0, 0.5, 1.0])     # sigmoid(x)
+
+
+def test_singular_matrices_are_refused_forward_and_in_det_gradient():
+    singular = tf.constant([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="inv: Input is not invertible"):
+        tf.linalg.inv(singular)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="solve: Input matrix is not invertible"):
+        tf.linalg.solve(singular, tf.ones((2, 1)))
+    with tf.GradientTape() as tape:
+        tape.watch(singular)
+        d = tf.linalg.det(singular)
+    assert d.numpy() == 0.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
+        tape.gradient(d, singular)                                # TF's det gradient inverts the matrix too

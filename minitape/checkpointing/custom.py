@@ -109,3 +109,30 @@ class CustomEntry(CallEntry):
 
     def kept(self) -> list[tuple[int | str, Tensor]]:
         return []       # whatever grad_fn's closure keeps is invisible from here
+
+
+def grad_pass_through(f: Callable) -> Callable:
+    """``f`` on the forward pass, the identity on the backward pass: the gradient goes straight through.
+
+    For an ``f`` with no useful gradient (rounding, a lookup, an assignment), as in a
+    straight-through estimator.  Variables ``f`` reads get no gradient.
+
+    >>> import minitape as tf
+    >>> x = tf.constant(1.3)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.grad_pass_through(lambda v: tf.math.floordiv(v, 1.0))(x) * 2.0   # floordiv has no gradient
+    >>> y.numpy(), tape.gradient(y, x).numpy()
+    (np.float32(2.0), np.float32(2.0))
+    """
+    @custom_gradient
+    def passed_through(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        if not callable(f):             # TF 2.21 too accepts anything here, and fails at the call
+            raise TypeError(f"grad_pass_through: f must be callable, got {type(f).__name__}; pass the function.")
+
+        def grad(*upstream: Tensor, variables: list[Variable] | None = None) -> Any:
+            if variables is not None:
+                return upstream, [None] * len(variables)
+            return upstream
+        return f(*args, **kwargs), grad
+    return functools.wraps(f)(passed_through) if callable(f) else passed_through

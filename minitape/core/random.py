@@ -186,19 +186,63 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
     return wrap(backends.current().from_numpy((values * stddev + mean).astype(target)))
 
 
-def uniform(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype: Any = dtypes.float32,
+def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
             seed: int | None = None, name: str | None = None) -> Tensor:
-    """Samples from a uniform distribution on ``[minval, maxval)`` (``maxval`` defaults to 1).
+    """Samples from a uniform distribution on ``[minval, maxval)`` (for floats ``maxval`` defaults to 1).
+
+    Integer dtypes (int32, int64) draw integers and need ``maxval``, as in TF.
 
     >>> import minitape as tf
     >>> x = tf.random.uniform((100,), 2.0, 3.0)
     >>> bool((x.numpy() >= 2).all() and (x.numpy() < 3).all())
     True
+    >>> dice = tf.random.uniform((1000,), 1, 7, dtype=tf.int32)
+    >>> dice.dtype.name, sorted(set(dice.numpy().tolist()))
+    ('int32', [1, 2, 3, 4, 5, 6])
     """
-    return wrap(backends.current().from_numpy(uniform_array(shape, minval, maxval, dtype, seed)))
+    kind = _admitted(dtype)
+    values = _integers(shape, minval, maxval, kind, seed) if kind.is_integer else uniform_array(shape, minval, maxval,
+                                                                                                kind, seed)
+    return wrap(backends.current().from_numpy(values))
 
 
-def uniform_array(shape: Any, minval: float = 0.0, maxval: float | None = None, dtype: Any = dtypes.float32,
+def _admitted(dtype: Any) -> dtypes.DType:
+    kind = dtypes.as_dtype(dtype)
+    if kind not in (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64):
+        raise ValueError(f"random.uniform: Argument `dtype` got invalid value {kind.name}. Accepted dtypes are "
+                         f"float16, float32, float64, int32, int64.")
+    return kind
+
+
+def _integers(shape: Any, minval: Any, maxval: Any, kind: dtypes.DType, seed: int | None) -> np.ndarray:
+    """Integers drawn uniformly from ``[minval, maxval)``: TF's RandomUniformInt."""
+    if maxval is None:
+        raise ValueError(f"random.uniform: Must specify maxval for integer dtype {kind.name}.")
+    low, high = (_bound(v, kind, which) for v, which in ((minval, "minval"), (maxval, "maxval")))
+    if low >= high:
+        raise InvalidArgumentError(f"random.uniform: Need minval < maxval, got {low} >= {high}.")
+    target = kind.as_numpy_dtype_
+    return _values_generator(seed).integers(low, high, _shape(shape, "uniform"), dtype=target)
+
+
+def _bound(value: Any, kind: dtypes.DType, which: str) -> int:
+    """``minval`` or ``maxval`` of an integer draw: one integer that ``kind`` holds."""
+    array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+    if isinstance(value, Tensor) and value.dtype is not kind:
+        raise ValueError(f"random.uniform: {which} is a {value.dtype.name} tensor but dtype is {kind.name}; "
+                         f"tf.cast it.")
+    if array.ndim != 0:
+        raise InvalidArgumentError(f"random.uniform: {which} must be 0-D, got shape {list(array.shape)}.")
+    if array.dtype.kind not in "iub":
+        raise TypeError(f"random.uniform: Cannot convert {value!r} to EagerTensor of dtype {kind.name}: {which} "
+                        f"of an integer draw must be an integer.")
+    limits = np.iinfo(kind.as_numpy_dtype_)
+    if not limits.min <= int(array) <= limits.max:
+        raise InvalidArgumentError(f"random.uniform: {which} {int(array)} is out of range for {kind.name}.")
+    return int(array)
+
+
+def uniform_array(shape: Any, minval: float = 0, maxval: float | None = None, dtype: Any = dtypes.float32,
                   seed: int | None = None) -> np.ndarray:
     """The values [`uniform`][minitape.random.uniform] would give, as a NumPy array.
 

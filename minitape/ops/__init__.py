@@ -8,10 +8,13 @@ Each family is a module, and each module builds only on those before it:
 * ``broadcasting``: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
 * ``elementwise``: the arithmetic and math functions, ``where``, ``cast``;
 * ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient);
-* ``reductions``: sum, mean, max, min, prod;
+* ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n;
 * ``indexing``: slicing, gather, one_hot, concat and stack;
 * ``nn``: softmax, log-softmax, fused cross-entropy;
-* ``linalg``: matmul and einsum;
+* ``linalg``: matmul, tensordot, a matrix's transpose and diagonal, trace;
+* ``einsum``: Einstein summation, diagonals included;
+* ``inverses``: solve, inv, det;
+* ``norms``: norm, clip_by_norm, clip_by_global_norm;
 * ``windows``, ``convolution``, ``pooling``: images (NHWC);
 * ``normalization``: moments and batch normalization;
 * ``operators``: Python's ``+ - * / @ []`` on tensors.
@@ -38,10 +41,15 @@ from minitape.ops.comparisons import (  # noqa: F401
     equal, greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or, not_equal,
 )
 from minitape.ops.indexing import concat, gather, getitem, one_hot, stack  # noqa: F401
-from minitape.ops.linalg import einsum, matmul  # noqa: F401
+from minitape.ops.einsum import einsum  # noqa: F401
+from minitape.ops.inverses import det, inv, solve  # noqa: F401
+from minitape.ops.linalg import diag, diag_part, matmul, matrix_transpose, tensordot, trace  # noqa: F401
+from minitape.ops.norms import clip_by_global_norm, clip_by_norm, global_norm, norm  # noqa: F401
 from minitape.ops.nn import log_softmax, softmax, sparse_softmax_cross_entropy  # noqa: F401
 from minitape.ops.normalization import batch_normalization, moments  # noqa: F401
 from minitape.ops import operators  # noqa: F401  (attaches + - * / @ [] to tensors)
 from minitape.ops.pooling import avg_pool2d, max_pool2d  # noqa: F401
-from minitape.ops.reductions import reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum  # noqa: F401
+from minitape.ops.reductions import (  # noqa: F401
+    add_n, argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+)
 from minitape.ops.shapes import expand_dims, reshape, squeeze, transpose  # noqa: F401

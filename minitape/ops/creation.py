@@ -105,30 +105,50 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     return wrap(backends.current().from_numpy(np.arange(*bounds, dtype=np_dtype(dtype))))
 
 
-def eye(num_rows: int, num_columns: int | None = None, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    """The identity matrix.
+def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None, dtype: Any = dtypes.float32,
+        name: str | None = None) -> Tensor:
+    """The identity matrix (``batch_shape``: that many copies, in front).
 
     >>> tf.eye(2).numpy()
     array([[1., 0.],
            [0., 1.]], dtype=float32)
+    >>> tf.eye(2, 3, batch_shape=[4]).shape.as_list()
+    [4, 2, 3]
     """
     rows = as_int(num_rows, "eye", "num_rows", least=0)
     columns = rows if num_columns is None else as_int(num_columns, "eye", "num_columns", least=0)
+    if batch_shape is not None and not isinstance(batch_shape, list | tuple | Tensor | np.ndarray):
+        raise TypeError(f"eye: batch_shape must be a list of ints such as [3], got {batch_shape!r}.")
+    batch = () if batch_shape is None else as_shape(batch_shape, "eye", "batch_shape")
     backend = backends.current()
     native = backend.dtype(dtypes.as_dtype(dtype))
-    return wrap(backend.xp.eye(rows, columns, dtype=native, device=backend.device))
+    matrix = backend.xp.eye(rows, columns, dtype=native, device=backend.device)
+    return wrap(backend.xp.broadcast_to(matrix, batch + (rows, columns)) if batch else matrix)
 
 
-def linspace(start: Any, stop: Any, num: int, name: str | None = None, axis: int = 0) -> Tensor:
+def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
+
+    Integer bounds give float64, as in TF; tensors of bounds give one range per entry, along ``axis``.
 
     >>> tf.linspace(0.0, 1.0, 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
+    >>> tf.linspace(-2, 2, 5)
+    <minitape.Tensor: shape=(5,), dtype=float64, numpy=array([-2., -1.,  0.,  1.,  2.])>
     """
     start, stop = operands("linspace", start, stop)
-    needs_floating("linspace", start)
-    count = as_int(num, "linspace", "num", least=0)
-    values = np.linspace(start.numpy(), stop.numpy(), count, axis=axis, dtype=np_dtype(start.dtype))
+    if start.dtype is dtypes.bool_:
+        raise InvalidArgumentError("linspace: start and stop are bool; give numbers, e.g. tf.linspace(0.0, 1.0, 5).")
+    target = dtypes.float64 if start.dtype.is_integer else start.dtype      # TF casts integer bounds to float64
+    if isinstance(num, Tensor) and not num.dtype.is_integer:
+        raise TypeError(f"linspace: Argument `tensor` (name: num) must be of type integer, got {num.dtype.name}.")
+    count = as_int(num, "linspace", "num", least=0, listed=True)
+    shape = np.broadcast_shapes(tuple(start.shape), tuple(stop.shape))
+    position = as_int(axis, "linspace", "axis")
+    if not -len(shape) - 1 <= position <= len(shape):
+        raise InvalidArgumentError(f"linspace: axis {position} is out of range for bounds of shape {shape} (the "
+                                   f"result has rank {len(shape) + 1}).")
+    values = np.linspace(start.numpy(), stop.numpy(), count, axis=position, dtype=np_dtype(target))
     return wrap(backends.backend_of(start._value).from_numpy(values))
 
 

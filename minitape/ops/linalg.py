@@ -1,8 +1,9 @@
-"""Linear algebra: matrix products, and Einstein summation.
+"""Linear algebra: matrix products, and the parts of a matrix (its transpose, its diagonal).
 
 The derivative of a product with respect to one factor is a product with the
 other: ``d(A @ B)/dA`` applied to ``g`` is ``g @ Bᵀ``.  Both VJPs are matmuls, so
-second derivatives come for free.
+second derivatives come for free.  ``tensordot`` is a matmul between reshaped
+and transposed tensors; a diagonal is a ``gather``, its gradient a scatter back.
 
 >>> import minitape as tf
 >>> tf.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
@@ -11,18 +12,20 @@ array([[11.]], dtype=float32)
 from __future__ import annotations
 
 import builtins
-import string
-from collections.abc import Sequence
+import math
 from typing import Any
 
 import numpy as np
 
+from minitape.core import dtypes
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import ForEachInput, INPUTS, Op, apply
+from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import MATRIX, operands, pair
+from minitape.ops.arguments import MATRIX, as_int, as_operand, like, pair, plain
 from minitape.ops.broadcasting import broadcast_to, unbroadcasting
-from minitape.ops.shapes import reshape
+from minitape.ops.indexing import concat, gather
+from minitape.ops.reductions import reduce_sum
+from minitape.ops.shapes import reshape, transpose
 
 
 def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
@@ -35,14 +38,14 @@ def _matmul_forward(xp, a, b, transpose_a=False, transpose_b=False):
 
 def _matmul_vjp_a(g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
-        return _product(b, g, transpose_a=transpose_b, transpose_b=True)
-    return _product(g, b, transpose_b=not transpose_b)
+        return product(b, g, transpose_a=transpose_b, transpose_b=True)
+    return product(g, b, transpose_b=not transpose_b)
 
 
 def _matmul_vjp_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
-        return _product(g, a, transpose_a=True, transpose_b=transpose_a)
-    return _product(a, g, transpose_a=not transpose_a)
+        return product(g, a, transpose_a=True, transpose_b=transpose_a)
+    return product(a, g, transpose_a=not transpose_a)
 
 
 # Leading (batch) axes broadcast, so each VJP is summed back to its factor's shape.
@@ -73,7 +76,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise InvalidArgumentError(f"matmul: shapes {tuple(shape_a)} and {tuple(shape_b)} do not match "
                                    f"(inner dimensions {inner_a} vs {inner_b}).")
     try:
-        return _product(a, b, transpose_a, transpose_b)
+        return product(a, b, transpose_a, transpose_b)
     except ValueError:                      # NumPy's "could not be broadcast": the leading (batch) axes
         if shape_a[:-2] and shape_b[:-2]:
             raise InvalidArgumentError(f"matmul: the batch dimensions of shapes {tuple(shape_a)} and "
@@ -82,72 +85,169 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise
 
 
-def _product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
+def product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """The matmul primitive on tensors known to fit: what ``matmul`` runs once it has checked, and VJPs run."""
     return apply(_MATMUL, (a, b), {"transpose_a": transpose_a, "transpose_b": transpose_b})
 
 
-def einsum(equation: str, *inputs: Any, name: str | None = None) -> Tensor:
-    """Einstein summation in explicit-output form, e.g. ``"ij,jk->ik"``.
+# --------------------------------------------------------------------------- products of reshaped tensors
 
-    >>> tf.einsum("ij,j->i", [[1.0, 2.0]], [3.0, 4.0]).numpy()
-    array([11.], dtype=float32)
+def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
+    """Sum the products of ``a`` and ``b`` over the axes ``axes`` names: the last ``axes`` of ``a`` with
+    the first ``axes`` of ``b`` (an int), or ``a``'s axes ``axes[0]`` with ``b``'s ``axes[1]`` (a pair).
+
+    It moves the summed axes together, reshapes both to matrices, and multiplies them.
+
+    >>> tf.tensordot([[1.0, 2.0], [3.0, 4.0]], [10.0, 1.0], axes=1).numpy()
+    array([12., 34.], dtype=float32)
+    >>> tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=[[0, 1], [1, 0]]).numpy()
+    np.float32(6.0)
     """
-    tensors = operands("einsum", *inputs)
-    MATRIX.check("einsum", tensors[0])
-    terms, output = _parse_einsum(equation, tensors)
-    return apply(_EINSUM, tensors, {"terms": terms, "output": output})
+    a, b = pair("tensordot", a, b)
+    MATRIX.check("tensordot", a)
+    summed_a, summed_b = _contracted_axes(axes, a.ndim, b.ndim)
+    for i, j in zip(summed_a, summed_b):
+        if a.shape[i] != b.shape[j]:
+            raise InvalidArgumentError(f"tensordot: axis {i} of a (size {a.shape[i]}) and axis {j} of b (size "
+                                       f"{b.shape[j]}) are summed together, so their sizes must be equal.")
+    free_a = [i for i in builtins.range(a.ndim) if i not in summed_a]
+    free_b = [j for j in builtins.range(b.ndim) if j not in summed_b]
+    inner = math.prod(a.shape[i] for i in summed_a)
+    rows = reshape(transpose(a, free_a + summed_a), (-1, inner)) if a.ndim else reshape(a, (1, 1))
+    columns = reshape(transpose(b, summed_b + free_b), (inner, -1)) if b.ndim else reshape(b, (1, 1))
+    return reshape(product(rows, columns), [a.shape[i] for i in free_a] + [b.shape[j] for j in free_b])
 
 
-def _parse_einsum(equation: str, tensors: Sequence[Tensor]) -> tuple[tuple[str, ...], str]:
-    if not isinstance(equation, str):
-        raise TypeError(f"einsum: equation must be a string such as 'ij,jk->ik', got {equation!r}.")
-    equation = equation.replace(" ", "")
-    if "->" not in equation or "." in equation:
-        raise ValueError(f"einsum: minitape needs the explicit-output form without '...', e.g. 'ij,jk->ik'; "
-                         f"got {equation!r}.")
-    left, output = equation.split("->")
-    terms = tuple(left.split(","))
-    if len(terms) != len(tensors):
-        raise ValueError(f"einsum: {equation!r} names {len(terms)} inputs but {len(tensors)} were given.")
-    for term, t in zip(terms, tensors):
-        if len(term) != t.ndim or len(set(term)) != len(term) or not set(term) <= set(string.ascii_letters):
-            raise ValueError(f"einsum: term {term!r} does not fit an input of shape {tuple(t.shape)} "
-                             f"(one distinct letter per axis).")
-    sizes: dict[str, int] = {}
-    for k, (term, t) in enumerate(zip(terms, tensors)):
-        for letter, n in zip(term, t.shape):
-            if sizes.setdefault(letter, n) != n:
-                raise InvalidArgumentError(f"einsum: index {letter!r} has size {sizes[letter]} in one input but {n} "
-                                           f"in input {k} (shape {tuple(t.shape)}); a repeated index must match.")
-    return terms, output
+def _contracted_axes(axes: Any, rank_a: int, rank_b: int) -> tuple[list[int], list[int]]:
+    """``tensordot``'s ``axes`` as two lists of non-negative axes, one of ``a``'s and one of ``b``'s."""
+    axes = plain(axes)
+    if isinstance(axes, int | np.integer) and not isinstance(axes, bool):
+        n = int(axes)
+        if n < 0:
+            raise ValueError(f"tensordot: `axes` must be at least 0. Received: {n}.")
+        if n > min(rank_a, rank_b):
+            raise ValueError(f"tensordot: `axes` must not be larger than the number of dimensions of either "
+                             f"tensor. Received {n}, vs tensor dimensions {rank_a} and {rank_b}.")
+        return list(builtins.range(rank_a - n, rank_a)), list(builtins.range(n))
+    if isinstance(axes, float | np.floating | bool):
+        raise TypeError(f"tensordot: `axes` must be an int or a pair of lists of ints, got {axes!r}.")
+    if not isinstance(axes, list | tuple | np.ndarray) or len(axes) != 2:
+        raise ValueError(f"tensordot: `axes` must be an integer or have length 2. Received {axes!r}.")
+    pairs = [[v] if isinstance(v, int | np.integer) else v for v in axes]
+    if isinstance(axes[0], int | np.integer) != isinstance(axes[1], int | np.integer):
+        raise TypeError(f"tensordot: `axes` must be two ints or two lists of ints, got {axes!r}.")
+    if len(pairs[0]) != len(pairs[1]):
+        raise ValueError(f"tensordot: Different number of contraction axes `a` and `b`, {len(pairs[0])} != "
+                         f"{len(pairs[1])}.")
+    found = []
+    for which, listed, rank in (("a", pairs[0], rank_a), ("b", pairs[1], rank_b)):
+        if not all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in listed):
+            raise TypeError(f"tensordot: the axes of {which} must be integers, got {listed!r}.")
+        if any(not -rank <= v < rank for v in listed) or len({v % rank for v in listed}) != len(listed):
+            raise ValueError(f"tensordot: axes {list(listed)} of {which} must be distinct axes of a tensor of rank "
+                             f"{rank} (from {-rank} to {rank - 1}).")
+        found.append([int(v) % rank for v in listed])
+    return found[0], found[1]
 
 
-def _einsum_vjp(k, g, ans, *inputs, terms, output):
-    # Contract the upstream gradient with the other inputs back to input k's letters;
-    # letters only input k has are summed in the forward pass, so they are broadcast back.
-    others = [(t, x) for j, (t, x) in enumerate(zip(terms, inputs)) if j != k]
-    available = set(output).union(*[t for t, _ in others])
-    kept = "".join(c for c in terms[k] if c in available)
-    spec = ",".join([output] + [t for t, _ in others]) + "->" + kept
-    grad = apply(_EINSUM, (g, *[x for _, x in others]), {"terms": tuple(spec.split("->")[0].split(",")), "output": kept})
-    shape = tuple(n if c in available else 1 for c, n in zip(terms[k], inputs[k].shape))
-    return broadcast_to(reshape(grad, shape), inputs[k].shape)
+# --------------------------------------------------------------------------- the parts of a matrix
+
+def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
+    """Swap the last two axes (a batch of matrices, each transposed).
+
+    >>> tf.linalg.matrix_transpose(tf.ones((5, 2, 3))).shape.as_list()
+    [5, 3, 2]
+    """
+    x = as_operand(a, "matrix_transpose")
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose: Argument `a` should be a (batch) matrix with rank >= 2. Received `a` "
+                         f"with shape {tuple(x.shape)}; use tf.transpose for vectors.")
+    return transpose(x, tuple(builtins.range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
 
 
-def _einsum_forward(xp, *xs, terms, output):
-    if hasattr(xp, "einsum"):
-        return xp.einsum(",".join(terms) + "->" + output, *xs)
-    # The standard has no einsum: line every input up on all the letters (length 1 where it lacks
-    # one), multiply them together, and sum away the letters the output does not keep.
-    letters = output + "".join(sorted(set("".join(terms)) - set(output)))
-    product = None
-    for term, x in zip(terms, xs):
-        order = tuple(sorted(builtins.range(len(term)), key=lambda i: letters.index(term[i])))
-        shape = tuple(x.shape[term.index(c)] if c in term else 1 for c in letters)
-        aligned = xp.reshape(xp.permute_dims(x, order), shape)
-        product = aligned if product is None else product * aligned
-    return xp.sum(product, axis=tuple(builtins.range(len(output), len(letters))))
+def diag_part(input: Any, name: str = "diag_part", k: int = 0, padding_value: Any = 0,
+              align: str = "RIGHT_LEFT") -> Tensor:
+    """The ``k``-th diagonal of each matrix (the last two axes): ``x[..., i, i + k]``.
+
+    >>> tf.linalg.diag_part([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).numpy()
+    array([1., 5.], dtype=float32)
+    >>> tf.linalg.diag_part([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], k=1).numpy()
+    array([2., 6.], dtype=float32)
+    """
+    x = as_operand(input, "diag_part")
+    if x.ndim < 2:
+        raise InvalidArgumentError(f"diag_part: input must be at least 2-dim, received shape {tuple(x.shape)}.")
+    rows, columns = x.shape[-2:]
+    k = _offset(k, "diag_part")
+    start_row, start_column = max(-k, 0), max(k, 0)
+    length = max(min(rows - start_row, columns - start_column), 0)
+    flat = reshape(x, tuple(x.shape[:-2]) + (rows * columns,))
+    along = np.arange(length)
+    return gather(flat, (start_row + along) * columns + start_column + along, axis=x.ndim - 2)
 
 
-_EINSUM = Op("einsum", _einsum_forward, ForEachInput(_einsum_vjp), keep=(INPUTS,))
+def diag(diagonal: Any, name: str = "diag", k: int = 0, num_rows: int = -1, num_cols: int = -1,
+         padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
+    """Matrices with ``diagonal`` (its last axis) on their ``k``-th diagonal and ``padding_value`` elsewhere.
+
+    >>> tf.linalg.diag([1.0, 2.0]).numpy()
+    array([[1., 0.],
+           [0., 2.]], dtype=float32)
+    >>> tf.linalg.diag([1.0, 2.0], k=1).numpy()
+    array([[0., 1., 0.],
+           [0., 0., 2.],
+           [0., 0., 0.]], dtype=float32)
+    """
+    d = as_operand(diagonal, "diag")
+    if d.ndim < 1:
+        raise InvalidArgumentError(f"diag: diagonal must be at least 1-dim, received shape {tuple(d.shape)}.")
+    if d.dtype is dtypes.bool_:
+        raise TypeError("diag: diagonal is bool, which has no padding value 0; cast it first, e.g. tf.cast(d, tf.int32).")
+    length = d.shape[-1]
+    k = _offset(k, "diag")
+    rows, columns = _diag_shape(length, k, as_int(num_rows, "diag", "num_rows"), as_int(num_cols, "diag", "num_cols"))
+    # Every place of the matrix reads one entry of the diagonal, or the padding just after its end.
+    r, c = np.indices((rows, columns)).reshape(2, -1)
+    on = c - r == k
+    source = np.where(on, np.minimum(r, c), length)
+    padding = broadcast_to(like(padding_value, d, "diag"), tuple(d.shape[:-1]) + (1,))
+    return reshape(gather(concat([d, padding], axis=-1), source, axis=d.ndim - 1), tuple(d.shape[:-1]) + (rows, columns))
+
+
+def _offset(k: Any, name: str) -> int:
+    """The diagonal ``k`` (0 the main one, > 0 above it): one int, as minitape does not take a band of them."""
+    if isinstance(plain(k), list | tuple | np.ndarray) and np.ndim(plain(k)) == 1 and len(plain(k)) == 2:
+        raise ValueError(f"{name}: k must be one integer (one diagonal); minitape does not take a band of "
+                         f"diagonals k=(low, high). Take them one at a time.")
+    return as_int(k, name, "k")
+
+
+def _diag_shape(length: int, k: int, rows: int, columns: int) -> tuple[int, int]:
+    """The matrix shape that ``diag`` fills: TF's rule for ``num_rows`` and ``num_cols`` (-1: as small as fits)."""
+    least_rows, least_columns = length + max(-k, 0), length + max(k, 0)
+    if rows == -1 and columns == -1:
+        rows = columns = max(least_rows, least_columns)
+    rows = least_rows if rows == -1 else rows
+    columns = least_columns if columns == -1 else columns
+    if rows < least_rows or columns < least_columns:
+        raise InvalidArgumentError(f"diag: The number of rows or columns is too small: a diagonal of {length} at "
+                                   f"k={k} needs at least {least_rows} rows and {least_columns} columns.")
+    if rows != least_rows and columns != least_columns:
+        raise InvalidArgumentError(f"diag: The number of rows or columns is not consistent with the specified "
+                                   f"diagonal: {rows}x{columns} has a longer diagonal at k={k} than {length}.")
+    return rows, columns
+
+
+def trace(x: Any, name: str | None = None) -> Tensor:
+    """The sum of each matrix's diagonal (the last two axes).
+
+    >>> tf.linalg.trace([[1.0, 2.0], [3.0, 4.0]]).numpy()
+    np.float32(5.0)
+    """
+    x = as_operand(x, "trace")
+    if x.ndim < 2:
+        raise InvalidArgumentError(f"trace: input must be at least 2-dim, received shape {tuple(x.shape)}.")
+    if x.dtype is dtypes.bool_:
+        raise InvalidArgumentError("trace: input is bool, but only numbers add up; cast it first, e.g. "
+                                   "tf.cast(x, tf.int32).")
+    return reduce_sum(diag_part(x), axis=-1)

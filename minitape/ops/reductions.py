@@ -1,4 +1,4 @@
-"""Reductions: one value from many, along some axes.
+"""Reductions: one value from many, along some axes (or from many tensors: ``add_n``).
 
 Every reduction is declared by one row: its primitive and its docstring.
 ``reduction`` turns the row into TensorFlow's function
@@ -16,15 +16,17 @@ maximum, the product of the others for a product.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
+import operator
 from collections.abc import Callable
 from typing import Any
 
 from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import ANS, Op, apply
+from minitape.core.primitive import ANS, ForEachInput, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_axes, as_operand, count
+from minitape.ops.arguments import NUMBERS, as_axes, as_operand, count, operands, plain, tensor_list
 from minitape.ops.broadcasting import REDUCE_SUM, spread
 from minitape.ops.creation import eye, ones_like
 from minitape.ops.comparisons import equal
@@ -144,3 +146,85 @@ reduce_prod = reduction(Op("reduce_prod", lambda xp, x, axis, keepdims: xp.prod(
     >>> tf.reduce_prod([2.0, 3.0, 4.0]).numpy()
     np.float32(24.0)
     """)
+
+
+# --------------------------------------------------------------------------- where the extreme is
+
+def _arg_extreme_forward(largest: bool):
+    """argmax's (or argmin's) forward rule: NaNs never win, as in TF (NumPy's would pick the first NaN)."""
+    def forward(xp, x, axis, output_type):
+        if backends.is_floating(x):
+            x = xp.where(xp.isnan(x), -math.inf if largest else math.inf, x)
+        found = (xp.argmax if largest else xp.argmin)(x, axis=axis)
+        return xp.astype(found, getattr(xp, output_type.name))
+    return forward
+
+
+def arg_extreme(op: Op, doc: str) -> Callable:
+    """Declare argmax or argmin from its primitive; returns ``arg*(input, axis=None, output_type=tf.int64)``.
+
+    >>> from minitape.ops.reductions import arg_extreme
+    >>> tf.math.argmax.op
+    Op('argmax', keep=())
+    """
+    def function(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None) -> Tensor:
+        x = as_operand(input, op.name)
+        if axis is not None and not (type(axis) is int or isinstance(axis, Tensor) and axis.dtype.is_integer
+                                     and axis.ndim == 0):
+            raise TypeError(f"{op.name}: axis must be int or Tensor with integer datatype, got {axis!r}.")
+        position = 0 if axis is None else int(plain(axis))
+        if not -x.ndim <= position < x.ndim:
+            raise InvalidArgumentError(f"{op.name}: Expected dimension in the range [{-x.ndim}, {x.ndim}), but got "
+                                       f"{position} (input shape {tuple(x.shape)}).")
+        if x.shape[position] == 0:
+            raise InvalidArgumentError(f"{op.name}: Reduction axis {position % x.ndim} is empty in shape "
+                                       f"{tuple(x.shape)}: there is no extreme to find.")
+        kind = dtypes.as_dtype(output_type)
+        if kind not in (dtypes.int32, dtypes.int64):
+            raise InvalidArgumentError(f"{op.name}: output_type must be int32 or int64, got {kind.name}.")
+        return apply(op, (x,), {"axis": position % x.ndim, "output_type": kind})
+    return public(function, op.name, op, doc)
+
+
+argmax = arg_extreme(Op("argmax", _arg_extreme_forward(largest=True)), doc="""
+    The index of the largest value along ``axis`` (default 0); ties go to the first.  Not differentiable.
+
+    >>> tf.math.argmax([[1.0, 5.0, 5.0], [7.0, 2.0, 7.0]], axis=1).numpy()
+    array([1, 0])
+    """)
+argmin = arg_extreme(Op("argmin", _arg_extreme_forward(largest=False)), doc="""
+    The index of the smallest value along ``axis`` (default 0); ties go to the first.  Not differentiable.
+
+    >>> tf.math.argmin([3.0, 1.0, 2.0], output_type=tf.int32).numpy()
+    np.int32(1)
+    """)
+
+
+# --------------------------------------------------------------------------- many tensors into one
+
+_ADD_N = Op("add_n", lambda xp, *xs: functools.reduce(operator.add, xs),
+            ForEachInput(lambda k, g, ans, *xs: g))       # each input's gradient is the sum's
+
+
+def add_n(inputs: Any, name: str | None = None) -> Tensor:
+    """The sum of a list of tensors of one shape and dtype (no broadcasting), as one op.
+
+    >>> tf.add_n([tf.constant([1.0, 2.0]), tf.constant([10.0, 20.0]), tf.constant([100.0, 200.0])]).numpy()
+    array([111., 222.], dtype=float32)
+    """
+    if inputs is None or isinstance(inputs, str):
+        raise TypeError(f"add_n: inputs must be a list of tensors, got {inputs!r}.")
+    items = tensor_list(inputs, "add_n")
+    if not items or any(v is None for v in items):
+        raise ValueError("add_n: Inputs must be an iterable of at least one Tensor/IndexedSlices with the same "
+                         f"dtype and shape; got {items!r}.")
+    tensors = operands("add_n", *items)
+    if len(tensors) == 1:
+        return tensors[0]               # TF hands a single input back as it is
+    NUMBERS.check("add_n", tensors[0])
+    for k, t in enumerate(tensors):
+        if t.shape != tensors[0].shape:
+            raise InvalidArgumentError(f"add_n: Inputs must have the same size and shape. Input 0: "
+                                       f"{tuple(tensors[0].shape)} != input {k}: {tuple(t.shape)} (add_n does not "
+                                       f"broadcast; use tf.broadcast_to or +).")
+    return apply(_ADD_N, tensors)
