@@ -40,10 +40,12 @@ def unconnected_option(value: Any) -> UnconnectedGradients:
     >>> from minitape.autodiff.requests import unconnected_option
     >>> unconnected_option("zero")
     <UnconnectedGradients.ZERO: 'zero'>
-    >>> unconnected_option("nonsense")
-    Traceback (most recent call last):
-    ...
-    ValueError: Unknown value for unconnected_gradients: 'nonsense'
+    >>> try:
+    ...     unconnected_option("nonsense")
+    ... except ValueError as error:                  # TF's text; minitape's advice is a note
+    ...     print(error, *error.__notes__, sep="\n")
+    Unknown value for unconnected_gradients: 'nonsense'
+    Use tf.UnconnectedGradients.NONE or tf.UnconnectedGradients.ZERO ('none' or 'zero').
     """
     try:
         return UnconnectedGradients(value)
