@@ -43,7 +43,8 @@ def unconnected_option(value: Any) -> UnconnectedGradients:
     >>> try:
     ...     unconnected_option("nonsense")
     ... except ValueError as error:                  # TF's text; minitape's advice is a note
-    ...     print(error, *error.__notes__, sep="\n")
+    ...     print(error)
+    ...     print(error.__notes__[0])
     Unknown value for unconnected_gradients: 'nonsense'
     Use tf.UnconnectedGradients.NONE or tf.UnconnectedGradients.ZERO ('none' or 'zero').
     """
