@@ -15,8 +15,8 @@ deliberate answer is recorded instead, with TF's in a comment.
 
 Where minitape gives TF's text exactly, its advice (what to do) is in an exception note: the
 words a case looks for may be in the message or in its notes.  Two dtypes meeting in one op
-must give TF's ``str(error)`` exactly, as recorded in ``tests/data/tf_dialect.json`` by
-``tests/record_tf_dialect.py``.
+must give TF's ``str(error)`` exactly, as recorded in ``tests/data/tf_corners.json`` by
+``tests/record_tf_corners.py``.
 """
 from __future__ import annotations
 
@@ -418,8 +418,8 @@ def unbroadcastable(draw) -> Case:
     return Case("where", f"tf.where({zeros(a, 'bool')}, {zeros(a)}, {zeros(b)})", IAE)
 
 
-#: TF 2.21's texts, recorded by tests/record_tf_dialect.py ("mixed <op> <dtype> <dtype>": type and text).
-TF_ERRORS = json.loads((pathlib.Path(__file__).parent / "data" / "tf_dialect.json").read_text())["errors"]
+#: TF 2.21's texts, recorded by tests/record_tf_corners.py ("mixed <op> <dtype> <dtype>": type and text).
+TF_ERRORS = json.loads((pathlib.Path(__file__).parent / "data" / "tf_corners.json").read_text())["errors"]
 
 
 @st.composite

@@ -1,6 +1,6 @@
-"""Record what TensorFlow 2.21 answers at the tape's corners, for tests/test_tf_dialect.py (run by hand, never by CI).
+"""Record what TensorFlow 2.21 answers at the tape's corners, for tests/test_corners_tf.py (run by hand, never by CI).
 
-    TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_dialect.py   # writes tests/data/tf_dialect.json
+    TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_corners.py   # writes tests/data/tf_corners.json
 
 oneDNN is turned off so that the CPU kernels carry their plain names: with it, a float32
 ``matmul`` reports ``_MklMatMul`` where every other build says ``MatMul``.
@@ -17,7 +17,7 @@ import os
 import pathlib
 from typing import Any
 
-OUT = pathlib.Path(__file__).parent / "data" / "tf_dialect.json"
+OUT = pathlib.Path(__file__).parent / "data" / "tf_corners.json"
 
 WATCHED = """
 x = tf.constant([1.0, -2.0, 0.0, 3.0])

@@ -1,7 +1,7 @@
 """The tape's corners, as TensorFlow 2.21 answers them (issue #17 [dialect]).
 
 Each case is run here with ``tf`` bound to minitape and compared with what TF 2.21 answered
-for the same lines, recorded by ``tests/record_tf_dialect.py`` into ``tests/data/tf_dialect.json``:
+for the same lines, recorded by ``tests/record_tf_corners.py`` into ``tests/data/tf_corners.json``:
 values (None stays None, zeros stay zeros), dtypes, and, for errors, the type and ``str(error)``
 exactly.  Only what cannot be the same is rewritten before comparing: TF's class names in a
 tensor's repr or an ``AttributeError``, and object addresses.
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import minitape as tf
-import record_tf_dialect as spec
+import record_tf_corners as spec
 
-RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "tf_dialect.json").read_text())
+RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "tf_corners.json").read_text())
 
 #: TF's words that name TF's own classes or frames, and minitape's for the same thing.
 SPELLINGS = [
