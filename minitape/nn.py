@@ -29,7 +29,9 @@ __all__ = ["avg_pool2d", "batch_normalization", "conv2d", "dropout", "log_softma
 def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
     """``-sum(labels * log_softmax(logits))`` along ``axis``: one loss per example.
 
-    ``labels`` may be any distribution over the classes, not only one-hot.
+    ``labels`` may be any distribution over the classes, not only one-hot.  The gradient is
+    exact even where the labels do not sum to 1 (``sum(labels) * softmax - labels``); TF's
+    fused kernel returns ``softmax - labels`` there (minitape differs on purpose).
 
     >>> import minitape as tf
     >>> tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0], [0.5, 0.5]], logits=[[1.0, 2.0], [0.0, 0.0]])

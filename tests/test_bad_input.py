@@ -12,11 +12,18 @@ deliberate answer is recorded instead, with TF's in a comment.
 ``test_the_whole_suite_counts_its_cases`` runs every case, fixed and generated
 (derandomized, so the count is the same on every run), and prints
 ``bad input: N cases tried over F functions, P passed``.
+
+Where minitape gives TF's text exactly, its advice (what to do) is in an exception note: the
+words a case looks for may be in the message or in its notes.  Two dtypes meeting in one op
+must give TF's ``str(error)`` exactly, as recorded in ``tests/data/tf_corners.json`` by
+``tests/record_tf_corners.py``.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+import pathlib
 
 import numpy as np
 import pytest
@@ -34,6 +41,7 @@ class Case:
     code: str
     error: str                       # the exception's type name, as TF 2.21 raises it
     names: tuple[str, ...] = ()      # the message must hold one of these (default: the function's last name)
+    text: str | None = None          # if given, str(error) must be exactly this: TF 2.21's text
 
     def words(self) -> tuple[str, ...]:
         return self.names or (self.function.rpartition(".")[2],)
@@ -57,6 +65,9 @@ def failure(case: Case) -> str | None:
         kind, message = type(error).__name__, str(error)
         if kind != case.error:
             return f"{case.code}: raised {kind}: {message}; TF 2.21 raises {case.error}"
+        if case.text is not None and message != case.text:
+            return f"{case.code}: the message {message!r} is not TF 2.21's {case.text!r}"
+        message = "\n".join([message, *getattr(error, "__notes__", ())])       # the advice, in notes
         if not any(word in message for word in case.words()):
             return f"{case.code}: the message {message!r} names none of {case.words()}"
         return None
@@ -514,11 +525,16 @@ def unbroadcastable(draw) -> Case:
     return Case("where", f"tf.where({zeros(a, 'bool')}, {zeros(a)}, {zeros(b)})", IAE)
 
 
+#: TF 2.21's texts, recorded by tests/record_tf_corners.py ("mixed <op> <dtype> <dtype>": type and text).
+TF_ERRORS = json.loads((pathlib.Path(__file__).parent / "data" / "tf_corners.json").read_text())["errors"]
+
+
 @st.composite
 def mixed_dtypes(draw) -> Case:
     """Two inputs of different dtypes.  TF 2.21: InvalidArgumentError ("cannot compute AddV2 as input #1
-    (zero-based) was expected to be a float tensor but is a double tensor"); divide: TypeError ("`x` and `y`
-    must have the same dtype")."""
+    (zero-based) was expected to be a float tensor but is a double tensor [Op:AddV2] name: "); divide:
+    TypeError ("`x` and `y` must have the same dtype, got tf.float32 != tf.float64.").  The text is TF's,
+    exactly; the op's name and what to do are in the note."""
     first, second = draw(st.sampled_from([("float32", "float64"), ("float32", "int32"), ("int32", "int64"),
                                           ("float16", "float32"), ("float64", "int64")]))
     shape = draw(shapes())
@@ -526,10 +542,11 @@ def mixed_dtypes(draw) -> Case:
     if op == "matmul":
         shape = shape[:1] * 2
     a, b = zeros(shape, first), zeros(shape, second)
+    recorded = TF_ERRORS[f"mixed {op} {first} {second}"]
     if op == "where":
-        return Case(op, f"tf.where({zeros(shape, 'bool')}, {a}, {b})", IAE)
-    error = TYPE if op == "divide" else IAE
-    return Case(op, f"tf.{op}({a}, {b})", error, (op.rpartition(".")[2].replace("floormod", "mod"),))
+        return Case(op, f"tf.where({zeros(shape, 'bool')}, {a}, {b})", recorded["error"], text=recorded["text"])
+    return Case(op, f"tf.{op}({a}, {b})", recorded["error"], (op.rpartition(".")[2].replace("floormod", "mod"),),
+                text=recorded["text"])
 
 
 #: Functions taking a shape, and what TF 2.21 raises for a float in it (a Python list holding a float):

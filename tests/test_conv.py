@@ -190,7 +190,7 @@ ERRORS = [   # the exception types are TF 2.21's; each message names the op and 
     (lambda: tf.nn.conv2d(X4, np.ones((7, 7, 3, 2), np.float32), 1, "VALID"), tf.errors.InvalidArgumentError,
      r"conv2d: Computed output size would be negative: -1 \[input_size: 5, effective_filter_size: 7, stride: 1\]"),
     (lambda: tf.nn.conv2d(tf.constant(X4), tf.constant(W4, tf.float64), 1, "SAME"), tf.errors.InvalidArgumentError,
-     "conv2d: input 1 is float64 but input 0 is float32"),
+     r"cannot compute Conv2D as input #1\(zero-based\) was expected to be a float tensor but is a double tensor"),
     (lambda: tf.nn.conv2d(X4 > 0, W4 > 0, 1, "SAME"), tf.errors.InvalidArgumentError, "conv2d: input must be float16"),
     (lambda: tf.nn.max_pool2d(X4, [2, 2, 2], 1, "VALID"), ValueError, "max_pool2d: ksize should be of length 1, 2 or 4"),
     (lambda: tf.nn.max_pool2d(X4, [2, 2, 2, 1], 1, "VALID"), tf.errors.UnimplementedError, "max_pool2d: ksize="),

@@ -135,6 +135,21 @@ SHAPE_OPS = [
 ]
 
 
+def test_cross_entropy_with_labels_not_summing_to_one_is_exact():
+    """minitape differs from TF on purpose: the exact derivative ``sum(labels) * softmax - labels``, checked
+    against finite differences; TF 2.21's fused kernel returns ``softmax - labels`` whatever the labels sum to."""
+    logits, labels = np.array([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]]), np.array([[0.5, 1.0, 0.25], [0.0, 0.2, 0.3]])
+    check_gradients(lambda y, z: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z), labels, logits)
+    x = tf.constant(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=x)
+    softmax = tf.nn.softmax(x).numpy()
+    exact = labels.sum(axis=1, keepdims=True) * softmax - labels
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), exact, rtol=1e-12)
+    assert not np.allclose(exact, softmax - labels)               # TF 2.21's answer (its fused kernel)
+
+
 @pytest.mark.parametrize("name,f,shape", SHAPE_OPS, ids=[c[0] for c in SHAPE_OPS])
 def test_shape_and_composite_ops(name, f, shape):
     rng = np.random.default_rng(1)

@@ -230,8 +230,9 @@ def test_output_gradients_of_wrong_shape():
 
 def test_unknown_unconnected_gradients_value():
     tape, y = watched_square(tf.constant(1.0))
-    with pytest.raises(ValueError, match="is not a valid UnconnectedGradients"):
+    with pytest.raises(ValueError) as caught:                     # TF 2.21's text, exactly
         tape.gradient(y, tf.constant(1.0), unconnected_gradients="maybe")
+    assert str(caught.value) == "Unknown value for unconnected_gradients: 'maybe'"
 
 
 def test_op_on_arbitrary_python_object():
@@ -245,9 +246,10 @@ def test_unknown_dtype():
 
 
 def test_mixed_float_dtypes_name_both():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="add: input 1 is float64 but input 0 is float32"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^cannot compute AddV2 as input #1\(zero-based\) was "
+                                                             r"expected to be a float tensor but is a double tensor"):
         tf.constant(1.0) + tf.constant(1.0, tf.float64)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="input 1 is float32 but input 0 is int32"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a int32 tensor but is a float tensor"):
         tf.constant(1) + 2.5
 
 
@@ -378,5 +380,7 @@ def test_batch_jacobian_needs_matching_batch_dimension():
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = tf.reshape(x, (2, 1))
-    with pytest.raises(ValueError, match="same first \\(batch\\) dimension"):
+    with pytest.raises(ValueError) as caught:
         tape.batch_jacobian(y, x)
+    # TF 2.21's text, exactly
+    assert str(caught.value) == "Need first dimension of target shape ((2, 1)) and source shape ((1, 2)) to match."

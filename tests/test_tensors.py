@@ -76,7 +76,7 @@ def test_variable_assign_checks_shape_and_keeps_dtype():
     v = tf.Variable([1.0, 2.0])
     v.assign([3, 4])
     assert v.dtype == tf.float32
-    with pytest.raises(ValueError, match="Shape mismatch. The variable shape \\(2,\\), and the assigned value shape \\(3,\\)"):
+    with pytest.raises(ValueError, match="Shape mismatch.The variable shape \\(2,\\), and the assigned value shape \\(3,\\)"):
         v.assign([1.0, 2.0, 3.0])
     v.assign_sub([1.0, 1.0])
     np.testing.assert_array_equal(v.numpy(), [2.0, 3.0])

@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, nest
+from minitape.core.messages import with_hint
 from minitape.core.tensor import Tensor, wrap
 from minitape.autodiff.backward import backprop
-from minitape.autodiff.requests import UnconnectedGradients, as_tensors
+from minitape.autodiff.requests import UnconnectedGradients, as_tensors, unconnected_option
 from minitape.ops import reshape, stack, zeros_like
 
 
@@ -46,7 +47,7 @@ class Jacobians:
         array([[2., 0.],
                [0., 4.]], dtype=float32)
         """
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        unconnected = unconnected_option(unconnected_gradients)
         (y,) = as_tensors(target, "GradientTape.jacobian: target", single=True)
         flat_sources = as_tensors(sources, "GradientTape.jacobian: sources")
         rows = self._rows(y, flat_sources, _one_hots(y, y.shape))
@@ -70,17 +71,18 @@ class Jacobians:
         >>> tape.batch_jacobian(y, x).shape
         TensorShape([2, 2, 2])
         """
-        UnconnectedGradients(unconnected_gradients)             # a bad value is still an error
+        unconnected_option(unconnected_gradients)               # a bad value is still an error
         (y,) = as_tensors(target, "GradientTape.batch_jacobian: target", single=True)
         (x,) = as_tensors(source, "GradientTape.batch_jacobian: source", single=True)
         for what, t in (("target", y), ("source", x)):
             if t.ndim < 2:
-                raise ValueError(f"GradientTape.batch_jacobian: the {what} has shape {tuple(t.shape)}, but it must have "
-                                 f"rank at least 2: the batch dimension first, then each example's shape. Add an "
-                                 f"axis (tf.expand_dims), or use jacobian.")
+                raise with_hint(ValueError(f"Shape {tuple(t.shape)} must have rank at least 2"),
+                                f"GradientTape.batch_jacobian: the {what} needs the batch dimension first, then each "
+                                f"example's shape. Add an axis (tf.expand_dims), or use jacobian.")
         if y.shape[0] != x.shape[0]:
-            raise ValueError(f"batch_jacobian needs target and source with the same first (batch) "
-                             f"dimension, got shapes {tuple(y.shape)} and {tuple(x.shape)}.")
+            raise with_hint(ValueError(f"Need first dimension of target shape ({tuple(y.shape)}) and source shape "
+                                       f"({tuple(x.shape)}) to match."),
+                            "GradientTape.batch_jacobian: example i of the target must come from example i of the source.")
         (row,) = self._rows(y, [x], _one_hots(y, y.shape[1:]))
         shape = tuple(y.shape) + tuple(x.shape[1:])
         if all(g is None for g in row) or math.prod(shape) == 0:
@@ -95,9 +97,10 @@ class Jacobians:
         with self._computing_gradient(y):
             followed, reach = self._followed(sources)
             for seed in seeds:
-                grads = backprop(self._entries, {y._id: wrap(seed)}, followed, self, reach)
+                seeded = {y._id: wrap(seed)}
+                grads = backprop(self._entries, seeded, followed, self, reach)
                 for row, i in zip(rows, ids):
-                    row.append(grads.get(i))
+                    row.append(grads.get(i, seeded.get(i)))        # the target as a source: its seed (see gradient)
         return rows
 
 

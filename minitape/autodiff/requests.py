@@ -13,6 +13,7 @@ from typing import Any
 
 from minitape.core import arrays, nest
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import with_hint
 from minitape.core.tensor import Tensor, Variable, convert_to_tensor, wrap
 from minitape.ops import zeros_like
 
@@ -32,10 +33,26 @@ class UnconnectedGradients(enum.Enum):
     NONE = "none"
     ZERO = "zero"
 
-    @classmethod
-    def _missing_(cls, value: Any) -> "UnconnectedGradients":
-        raise ValueError(f"Unknown value for unconnected_gradients: {value!r} is not a valid UnconnectedGradients; "
-                         f"use tf.UnconnectedGradients.NONE or tf.UnconnectedGradients.ZERO ('none' or 'zero').")
+
+def unconnected_option(value: Any) -> UnconnectedGradients:
+    """``unconnected_gradients`` as an ``UnconnectedGradients``; anything else is TF's ValueError.
+
+    >>> from minitape.autodiff.requests import unconnected_option
+    >>> unconnected_option("zero")
+    <UnconnectedGradients.ZERO: 'zero'>
+    >>> try:
+    ...     unconnected_option("nonsense")
+    ... except ValueError as error:                  # TF's text; minitape's advice is a note
+    ...     print(error)
+    ...     print(error.__notes__[0])
+    Unknown value for unconnected_gradients: 'nonsense'
+    Use tf.UnconnectedGradients.NONE or tf.UnconnectedGradients.ZERO ('none' or 'zero').
+    """
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise with_hint(ValueError(f"Unknown value for unconnected_gradients: {value!r}"),
+                        "Use tf.UnconnectedGradients.NONE or tf.UnconnectedGradients.ZERO ('none' or 'zero').") from None
 
 
 # --------------------------------------------------------------------------- GradientTape

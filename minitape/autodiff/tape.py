@@ -38,7 +38,7 @@ from minitape.core.tensor import Tensor, Variable, next_id
 from minitape.autodiff.backward import backprop
 from minitape.autodiff.jacobians import Jacobians
 from minitape.autodiff.memory import HeldMemory
-from minitape.autodiff.requests import UnconnectedGradients, as_tensors, finish, seeds_for
+from minitape.autodiff.requests import UnconnectedGradients, as_tensors, finish, seeds_for, unconnected_option
 
 logger = logging.getLogger("minitape")
 
@@ -131,13 +131,17 @@ class GradientTape(Jacobians):
         >>> tape.gradient(y, x).numpy()
         np.float32(3.0)
         """
+        self._release()
+        self._variables: dict[int, Variable] = {}
+
+    def _release(self) -> None:
+        """Let go of everything recorded; the watched variables stay listed (TF's, after a gradient)."""
         if getattr(self, "_entries", None):
             self.memory_info()                  # the peak includes what is about to be let go
         self._memory.release()
         self._entries: list[Entry] = []
         self._tracked: set[int] = set()       # ids of what the tape follows: watched values and all computed from them
         self._watched: set[int] = set()       # ids of the watched values themselves
-        self._variables: dict[int, Variable] = {}
 
     def _offer(self, entry: Entry) -> None:
         """Keep ``entry`` if it reads anything this tape follows (called by the core's ``record``)."""
@@ -218,6 +222,9 @@ class GradientTape(Jacobians):
         >>> a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
         >>> with tf.GradientTape() as tape:
         ...     y = b * a
+        >>> [v.name for v in tape.watched_variables()]
+        ['a:0', 'b:0']
+        >>> _ = tape.gradient(y, a)                     # a spent tape still lists them, as TF's
         >>> [v.name for v in tape.watched_variables()]
         ['a:0', 'b:0']
         """
@@ -301,7 +308,7 @@ class GradientTape(Jacobians):
         >>> tape.gradient(z, {"x": x, "y": y})
         {'x': <minitape.Tensor: shape=(), dtype=float32, numpy=4.0>, 'y': <minitape.Tensor: shape=(), dtype=float32, numpy=3.0>}
         """
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        unconnected = unconnected_option(unconnected_gradients)
         targets = as_tensors(target, "GradientTape.gradient: target")
         flat_sources = as_tensors(sources, "GradientTape.gradient: sources")
         seeds = seeds_for(targets, output_gradients)
@@ -310,7 +317,9 @@ class GradientTape(Jacobians):
             # through gradient once per level of nesting, and each frame on the stack counts.
             followed, reach = self._followed(flat_sources)
             grads = backprop(self._entries, seeds, followed, self, reach)
-        results = [finish(grads.get(s._id), s, unconnected) for s in flat_sources]
+        # A target that is itself a source gets its seed even when the tape never followed it: d(x)/dx is
+        # ones, as in TF (a followed one has it in grads already, with whatever else flowed into it).
+        results = [finish(grads.get(s._id, seeds.get(s._id)), s, unconnected) for s in flat_sources]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
 
     def _followed(self, sources: list[Tensor]) -> tuple[set[int], set[int] | None]:
@@ -345,5 +354,5 @@ class GradientTape(Jacobians):
         finally:
             if not self._persistent:
                 self._spent = True
-                self.reset()        # a non-persistent tape lets go of every saved value now
+                self._release()     # a non-persistent tape lets go of every saved value now
             events.emit("gradient_end", tape=self)

@@ -50,8 +50,38 @@ def custom_gradient(f: Callable) -> Callable:
     >>> tape.gradient(y, x).numpy()
     np.float32(0.1)
     """
-    @functools.wraps(f)
-    def decorated(*args: Any, **kwargs: Any) -> Any:
+    return _CustomGradient(f)
+
+
+class _CustomGradient:
+    """``f`` with a hand-written gradient; on a class, it binds ``self`` first (TF's ``Bind``).
+
+    A method's ``self`` is not an input: reading ``obj.method`` makes a new ``_CustomGradient`` of
+    the bound method, so ``grad_fn`` returns one gradient per tensor argument only.
+
+    >>> import minitape as tf
+    >>> class Scale:
+    ...     factor = 3.0
+    ...     @tf.custom_gradient
+    ...     def __call__(self, x):
+    ...         return x * self.factor, lambda dy: dy * self.factor
+    >>> x = tf.constant(1.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = Scale()(x)
+    >>> tape.gradient(y, x).numpy()
+    np.float32(3.0)
+    """
+
+    def __init__(self, f: Callable) -> None:
+        functools.update_wrapper(self, f)
+        self._f = f
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        return self if instance is None else _CustomGradient(self._f.__get__(instance, owner))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        f = self._f
         with watch_variable_reads() as read:
             result, grad_fn = _value_and_grad(f(*args, **kwargs), f)
         inputs = [convert_to_tensor(a) for a in nest.flatten(args)]
@@ -62,8 +92,6 @@ def custom_gradient(f: Callable) -> Callable:
         outputs = [wrap(t._value) for t in output_tensors(result, f)]
         record(CustomEntry(grad_fn, inputs, variables, outputs))
         return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
-
-    return decorated
 
 
 def _value_and_grad(returned: Any, f: Callable) -> tuple[Any, Callable]:

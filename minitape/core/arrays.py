@@ -20,6 +20,7 @@ import numpy as np
 
 from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import kernel_text, with_hint
 
 
 def namespace_of_inputs(name: str, arrays: list) -> ModuleType:
@@ -210,26 +211,46 @@ def check_same_device(name: str, arrays: tuple) -> None:
                 f"{_how_to_join(places[0])}")
 
 
-def check_update(what: str, target: Any, value: Any, same_shape: bool = False) -> None:
-    """Raise unless ``value`` may replace a variable's array ``target``, as TF's variables demand.
+def check_update(variable: str, method: str, target: Any, value: Any, shown: Any = None) -> None:
+    """Raise unless ``value`` may replace (``assign``) or update a variable's array ``target``, as TF's variables demand.
 
-    It must live on the same device and have the same dtype (TF converts Python values, never
-    tensors), and, for an update such as ``assign_add`` (``same_shape``), the same shape.
+    It must live on the same device, have the same dtype (TF converts Python values, never
+    tensors: ``shown`` is the tensor given) and the same shape.  The messages are TF's; what to
+    do is a note.
 
-    >>> tf.core.arrays.check_update("assign to variable 'v:0'", np.ones(2, np.float32), np.ones(2))
+    >>> tf.core.arrays.check_update("v:0", "assign_add", np.ones(2, np.float32), np.ones(3, np.float32))
     Traceback (most recent call last):
     ...
-    ValueError: assign to variable 'v:0': Tensor conversion requested dtype float32 for Tensor with dtype float64; minitape never converts silently. Use tf.cast(value, tf.float32) first.
+    minitape.core.errors.InvalidArgumentError: {{function_node __wrapped__AssignAddVariableOp_device_/job:localhost/replica:0/task:0/device:CPU:0}} Cannot update variable with shape [2] using a Tensor with shape [3], shapes must be equal. [Op:AssignAddVariableOp]...
     """
-    check_same_device(what, (target, value))
+    check_same_device(f"{method} to variable '{variable}'", (target, value))
     want, have = dtypes.of_array(target), dtypes.of_array(value)
     if have is not want:
-        raise ValueError(f"{what}: Tensor conversion requested dtype {want.name} for Tensor with dtype {have.name}; "
-                         f"minitape never converts silently. Use tf.cast(value, tf.{want.name}) first.")
-    if same_shape and value.shape != target.shape:
-        raise InvalidArgumentError(f"{what}: Cannot update variable with shape {tuple(target.shape)} using a tensor "
-                                   f"with shape {tuple(value.shape)}, shapes must be equal (an update never "
-                                   f"broadcasts).")
+        raise with_hint(ValueError(f"Tensor conversion requested dtype {want.name} for Tensor with dtype {have.name}: "
+                                   f"{shown!r}"), f"{method} to variable '{variable}': minitape never converts "
+                                                  f"silently. Use tf.cast(value, tf.{want.name}) first.")
+    if value.shape == target.shape or method not in ("assign", "assign_add", "assign_sub"):
+        return          # a part of a variable (v[1:].assign) is checked against that part, by its caller
+    if method == "assign":       # TF's text, its odd spaces included
+        raise with_hint(ValueError(f"Cannot assign value to variable ' {variable}': Shape mismatch.The variable shape "
+                                   f"{tuple(target.shape)}, and the assigned value shape {tuple(value.shape)} are "
+                                   f"incompatible."), f"Give a value of shape {tuple(target.shape)}, or assign to a "
+                                                      f"part of the variable: v[1:3].assign(value).")
+    kernel = "AssignAddVariableOp" if method == "assign_add" else "AssignSubVariableOp"
+    text = (f"Cannot update variable with shape {listed(target.shape)} using a Tensor with shape "
+            f"{listed(value.shape)}, shapes must be equal.")
+    raise with_hint(InvalidArgumentError(kernel_text(kernel, text, device=backends.backend_of(target).device_name)),
+                    f"{method} to variable '{variable}': an update never broadcasts; give a value of the "
+                    f"variable's shape, {tuple(target.shape)}.")
+
+
+def listed(shape: tuple[int, ...]) -> str:
+    """A shape as TF's kernels print it.
+
+    >>> tf.core.arrays.listed((2, 3))
+    '[2,3]'
+    """
+    return "[" + ",".join(str(n) for n in shape) + "]"
 
 
 def _how_to_join(place: backends.Backend) -> str:

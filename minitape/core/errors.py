@@ -4,8 +4,8 @@
 >>> try:
 ...     tf.constant(1.0) + tf.constant(1.0, tf.float64)
 ... except tf.errors.InvalidArgumentError as error:
-...     print(error)
-add: input 1 is float64 but input 0 is float32; minitape never converts silently. Use tf.cast(x, tf.float32) on one of them.
+...     str(error)
+'cannot compute AddV2 as input #1(zero-based) was expected to be a float tensor but is a double tensor [Op:AddV2] name: '
 """
 
 
@@ -50,3 +50,4 @@ class DeviceNotFoundError(RuntimeError):
     ...
     minitape.core.errors.DeviceNotFoundError: minitape has one CPU device, CPU:0; got 'CPU:1'.
     """
+

@@ -238,43 +238,41 @@ class Variable(_TensorLike):
 
     value = read_value
 
-    def assign(self, value: Any) -> "Variable":
-        """Replace the value (same shape and dtype).  Saved snapshots keep the old one.
+    def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
+               read_value: bool = True) -> "Variable | None":
+        """Replace the value (same shape and dtype; tensors read before keep theirs); returns the variable.
 
         >>> v = tf.Variable(1.0)
         >>> before = v.read_value()
         >>> v.assign(5.0).numpy(), before.numpy()
         (np.float32(5.0), np.float32(1.0))
         """
-        new = self._coerce(value)
-        if new.shape != self._value.shape:
-            raise ValueError(
-                f"Cannot assign value to variable '{self.name}': Shape mismatch. The variable shape "
-                f"{tuple(self._value.shape)}, and the assigned value shape {tuple(new.shape)} are incompatible.")
-        self._value = new
-        return self
+        self._value = self._coerce(value)
+        return self if read_value else None
 
-    def assign_add(self, delta: Any) -> "Variable":
+    def assign_add(self, delta: Any, use_locking: bool = False, name: str | None = None,
+                   read_value: bool = True) -> "Variable | None":
         """Add ``delta`` to the value; returns the variable.
 
         >>> tf.Variable([1.0, 2.0]).assign_add([0.5, 0.5]).numpy()
         array([1.5, 2.5], dtype=float32)
         """
-        return self.assign(self._value + self._coerce(delta, "assign_add"))
+        return self.assign(self._value + self._coerce(delta, "assign_add"), read_value=read_value)
 
-    def assign_sub(self, delta: Any) -> "Variable":
+    def assign_sub(self, delta: Any, use_locking: bool = False, name: str | None = None,
+                   read_value: bool = True) -> "Variable | None":
         """Subtract ``delta`` from the value; returns the variable.
 
         >>> tf.Variable([1.0, 2.0]).assign_sub([0.5, 0.5]).numpy()
         array([0.5, 1.5], dtype=float32)
         """
-        return self.assign(self._value - self._coerce(delta, "assign_sub"))
+        return self.assign(self._value - self._coerce(delta, "assign_sub"), read_value=read_value)
 
     def _coerce(self, value: Any, method: str = "assign") -> Any:
         """``value`` as an array for this variable: its dtype and device, and its shape for an update (TF's rules)."""
         array = value._value if isinstance(value, _TensorLike) else array_on(backends.backend_of(self._value), value,
                                                                               dtype=self.dtype)
-        arrays.check_update(f"{method} to variable '{self.name}'", self._value, array, same_shape=method != "assign")
+        arrays.check_update(self.name, method, self._value, array, shown=value)
         return array      # a tensor's array is shared, not copied: values never mutate
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import arrays, backends, dtypes
+from minitape.core import arrays, backends, dtypes, messages
 from minitape.core.backends import FLOATING, SCALARS, by_type
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, Variable, array_on, constant, wrap
@@ -109,15 +109,37 @@ def pair(name: str, x: Any, y: Any, error: type[Exception] = InvalidArgumentErro
     return x, y
 
 
+#: The kernel TF 2.21 runs for each op (its dtype errors name it): ``op: (kernel, inputs before
+#: the first tensor, what TF prints after "name:", None for nothing)``.
+KERNELS: dict[str, tuple[str, int, str | None]] = {
+    **{op: (kernel, 0, "") for op, kernel in (
+        ("add", "AddV2"), ("subtract", "Sub"), ("multiply", "Mul"), ("maximum", "Maximum"), ("minimum", "Minimum"),
+        ("pow", "Pow"), ("floordiv", "FloorDiv"), ("mod", "FloorMod"), ("less", "Less"), ("less_equal", "LessEqual"),
+        ("greater", "Greater"), ("greater_equal", "GreaterEqual"), ("equal", "Equal"), ("not_equal", "NotEqual"),
+        ("matmul", "MatMul"), ("einsum", "Einsum"), ("conv2d", "Conv2D"))},
+    "concat": ("ConcatV2", 0, "concat"), "stack": ("Pack", 0, "stack"), "where": ("SelectV2", 1, None),
+}
+
+
 def _agree(name: str, *tensors: Tensor, error: type[Exception] = InvalidArgumentError) -> None:
-    """Raise unless the tensors share one device and one dtype: minitape converts neither silently."""
+    """Raise unless the tensors share one device and one dtype: minitape converts neither silently.
+
+    The message is TF's (its kernel's, or for ``divide`` its Python check's); what to do is a note.
+    """
     arrays.check_same_device(name, tuple(t._value for t in tensors))
     first = tensors[0].dtype
     k, other = next(((k, t.dtype) for k, t in enumerate(tensors) if t.dtype is not first), (None, None))
     if other is None:
         return
-    raise error(f"{name}: input {k} is {other.name} but input 0 is {first.name}; minitape never converts "
-                f"silently. Use tf.cast(x, tf.{first.name}) on one of them.")
+    hint = f"{name}: minitape never converts dtypes silently; use tf.cast(x, tf.{first.name}) on one of the inputs."
+    if error is TypeError:                              # divide: TF checks in Python, before any kernel
+        text = f"`x` and `y` must have the same dtype, got tf.{first.name} != tf.{other.name}."
+    elif name in KERNELS:
+        kernel, before, node = KERNELS[name]
+        text = messages.mixed_dtypes_text(kernel, k + before, first.name, other.name, node)
+    else:
+        text = f"{name}: input {k} is {other.name} but input 0 is {first.name}"
+    raise messages.with_hint(error(text), hint)
 
 
 class Dtypes:

@@ -165,6 +165,10 @@ _TANH_GRAD = Op("tanh_grad", lambda xp, y, g: g * (1 - y * y),
                 (lambda gg, ans, y, g: -2 * gg * g * y, lambda gg, ans, y, g: _tanh_grad(y, gg)), keep=(0, 1))
 _SIGMOID_GRAD = Op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y),
                    (lambda gg, ans, y, g: gg * g * (1 - 2 * y), lambda gg, ans, y, g: _sigmoid_grad(y, gg)), keep=(0, 1))
+# relu's mask, as TF's ReluGrad: routed, never multiplied (an inf upstream stays out where relu is flat).
+# Its derivative with respect to relu's output is zeros, not None: TF's second derivative of relu is 0.
+_RELU_GRAD = Op("relu_grad", lambda xp, y, g: xp.where(y > 0, g, xp.zeros_like(g)),
+                (lambda gg, ans, y, g: zeros_like(y), lambda gg, ans, y, g: _relu_grad(y, gg)), keep=(0,))
 
 
 def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
@@ -175,6 +179,11 @@ def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
 def _sigmoid_grad(y: Tensor, g: Tensor) -> Tensor:
     """``g * y * (1 - y)``: the VJP of sigmoid, given its output ``y``."""
     return apply(_SIGMOID_GRAD, (y, g))
+
+
+def _relu_grad(y: Tensor, g: Tensor) -> Tensor:
+    """``g`` where relu's output ``y`` is positive, else 0: the VJP of relu."""
+    return apply(_RELU_GRAD, (y, g))
 
 
 def _zero_where_g_is_zero(g: Tensor, grad: Tensor) -> Tensor:
@@ -200,8 +209,8 @@ softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, 
     >>> tf.math.softplus([0.0]).numpy()
     array([0.6931472], dtype=float32)
     """)
-relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: where(ans > 0, g, zeros_like(g)), keep=(ANS,), accepts=NUMBERS, doc="""
-    Elementwise ``max(x, 0)``; its derivative at 0 is 0.
+relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: _relu_grad(ans, g),   keep=(ANS,), accepts=NUMBERS, doc="""
+    Elementwise ``max(x, 0)``; its derivative at 0 is 0, and its second derivative 0 (not None), as TF's.
 
     >>> tf.nn.relu([-1.0, 2.0]).numpy()
     array([0., 2.], dtype=float32)
@@ -363,5 +372,4 @@ def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | 
     >>> tf.clip_by_value([1.0, 5.0], 2.0, 4.0).numpy()
     array([2., 4.], dtype=float32)
     """
-    t, lo, hi = operands("clip_by_value", t, clip_value_min, clip_value_max)
-    return maximum(minimum(t, hi), lo)
+    return maximum(minimum(t, clip_value_max), clip_value_min)     # so each dtype error is TF's, too

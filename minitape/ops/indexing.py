@@ -152,14 +152,25 @@ def getitem(tensor: Any, key: Any) -> Tensor:
     TypeError: Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices, got [0, 1]; use tf.gather to pick by a list of indices.
     """
     x = as_operand(tensor)
-    parts = tuple(_index(k) for k in (key if isinstance(key, tuple) else (key,)))
-    if not builtins.any(k is Ellipsis for k in parts):
-        parts += (Ellipsis,)        # the standard does not fill in the trailing axes by itself
+    parts = index_key(key)
     try:
         x._value[parts]
     except (IndexError, TypeError, ValueError) as error:
         raise InvalidArgumentError(f"Index {key!r} is not valid for a tensor of shape {tuple(x.shape)}: {error}") from None
     return apply(_GETITEM, (x,), {"key": parts})
+
+
+def index_key(key: Any) -> tuple:
+    """``key`` as ``getitem`` reads with it: a tuple of plain ints, slices, ``...`` and ``None``, with a ``...``.
+
+    >>> from minitape.ops.indexing import index_key
+    >>> index_key(tf.constant(1)), index_key((0, slice(None, 2)))
+    ((1, Ellipsis), (0, slice(None, 2, None), Ellipsis))
+    """
+    parts = tuple(_index(k) for k in (key if isinstance(key, tuple) else (key,)))
+    if not builtins.any(k is Ellipsis for k in parts):
+        parts += (Ellipsis,)        # the standard does not fill in the trailing axes by itself
+    return parts
 
 
 def _index(k: Any) -> Any:
