@@ -1,7 +1,5 @@
 # Source: https://d2l.ai/chapter_preliminaries/autograd.html (d2l-ai/d2l-en, chapter_preliminaries/autograd.md), "2.5.1 A Simple Function" to "2.5.3 Detaching Computation", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped
-# xfail: no `tf.tensordot`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable`
-#   (a documented difference; the harness compares verbatim)
 import minitape as tf
 # %%
 x = tf.range(4, dtype=tf.float32)

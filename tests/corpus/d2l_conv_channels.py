@@ -3,9 +3,6 @@
 #   `from d2l import tensorflow as d2l` -> the `corr2d` the book saves to d2l in 7.2 (conv-layer.md, verbatim)
 #   and a class `d2l` holding it and the two aliases used, as d2l/tensorflow.py defines them
 #   (tensor = tf.constant, stack = tf.stack); the 1x1-convolution cells of 7.4.3 (random inputs) are left out
-# xfail: sliced Variable assign (`Y[i, j].assign(...)`: 'Tensor' object has no attribute 'assign'); reprs say
-#   `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the
-#   harness compares verbatim)
 import minitape as tf
 
 

@@ -3,9 +3,6 @@
 #   `from d2l import tensorflow as d2l` -> a class `d2l` holding the two aliases used, as d2l/tensorflow.py
 #   defines them (tensor = tf.constant, transpose = tf.transpose); the `Conv2D` class cell of 7.2.2 (not called
 #   before 7.2.4) is left out
-# xfail: sliced Variable assign (`Y[i, j].assign(...)`: 'Tensor' object has no attribute 'assign'); reprs say
-#   `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the
-#   harness compares verbatim)
 import minitape as tf
 
 

@@ -3,8 +3,6 @@
 #   `from d2l import tensorflow as d2l` -> a class `d2l` holding the one alias used (tensor = tf.constant, as in
 #   d2l/tensorflow.py); the cell showing `tf.reduce_mean(Y)` of a randomly initialised layer (a float32
 #   rounding residue near 0) is left out
-# xfail: reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented
-#   difference; the harness compares verbatim)
 import minitape as tf
 
 

@@ -4,9 +4,6 @@
 #   `tf.random.uniform(shape=tf.shape(X), minval=0, maxval=1)` -> `tf.constant(rng.uniform(0, 1, size=X.shape),
 #   dtype=tf.float32)` with `rng = np.random.default_rng(0)` (seeded NumPy draws, so the printed masks agree),
 #   `import numpy as np` added for it
-# xfail: str() of a rank>=2 tensor: TF breaks the line after `tf.Tensor(`, minitape does not; reprs say
-#   `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the
-#   harness compares verbatim)
 import numpy as np
 
 import minitape as tf

@@ -1,8 +1,6 @@
 # Source: https://d2l.ai/chapter_builders-guide/init-param.html (d2l-ai/d2l-en, chapter_builders-guide/init-param.md), "6.3 Parameter Initialization" and "6.3.1 Built-in Initialization", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped;
 #   the cells that show randomly initialised weights (normal, Xavier, MyInit) are left out
-# xfail: no `tf.keras.initializers.Constant`; Keras variables print as `<minitape.Variable 'dense/kernel:0' ...>`, TF
-#   as `<Variable path=sequential_1/dense_2/kernel, shape=(4, 4), dtype=float32, value=[[1. 1. 1. 1.] ...]>`
 import minitape as tf
 # %%
 net = tf.keras.models.Sequential([

@@ -1,7 +1,5 @@
 # Source: https://d2l.ai/chapter_preliminaries/linear-algebra.html (d2l-ai/d2l-en, chapter_preliminaries/linear-algebra.md), "2.3.1 Scalars" to "2.3.4 Tensors", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped
-# xfail: reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented
-#   difference; the harness compares verbatim)
 import minitape as tf
 # %%
 x = tf.constant(3.0)

@@ -1,9 +1,6 @@
 # Source: https://d2l.ai/chapter_preliminaries/ndarray.html (d2l-ai/d2l-en, chapter_preliminaries/ndarray.md), "2.1.2 Indexing and Slicing", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped;
 #   the two cells of "2.1.1 Getting Started" that define `x` and `X` come first
-# xfail: sliced Variable assign (`Y[i, j].assign(...)`: 'Tensor' object has no attribute 'assign'); reprs say
-#   `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the
-#   harness compares verbatim)
 import minitape as tf
 # %%
 x = tf.range(12, dtype=tf.float32)

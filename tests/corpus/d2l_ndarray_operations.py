@@ -1,9 +1,6 @@
 # Source: https://d2l.ai/chapter_preliminaries/ndarray.html (d2l-ai/d2l-en, chapter_preliminaries/ndarray.md), "2.1.3 Operations" and "2.1.4 Broadcasting", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped;
 #   the cell of "2.1.1 Getting Started" that defines `x` comes first
-# xfail: float32 `tf.exp` differs from TF's (Eigen) in the last digit: exp(1) = 2.718282 (NumPy) vs 2.7182817 (TF);
-#   reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference;
-#   the harness compares verbatim)
 import minitape as tf
 # %%
 x = tf.range(12, dtype=tf.float32)

@@ -2,8 +2,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped;
 #   the cell of "2.1.3 Operations" that defines `X` and `Y` comes first; the cell that prints `id(Z)` (an
 #   object address) is left out
-# xfail: reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented
-#   difference; the harness compares verbatim)
 import minitape as tf
 # %%
 X = tf.reshape(tf.range(12, dtype=tf.float32), (3, 4))

@@ -1,7 +1,5 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Computing Gradients Using Autodiff"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented
-#   difference; the harness compares verbatim)
 import minitape as tf
 # %%
 def f(w1, w2):

@@ -1,8 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Computing Gradients Using Autodiff" (numerical issues, tf.custom_gradient)
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the first `my_softplus` (from "Other Custom
 #   Functions") comes first; `w1` and `w2` of the section's earlier cells are not needed and left out
-# xfail: reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented
-#   difference; the harness compares verbatim)
 import minitape as tf
 # %%
 def my_softplus(z):

@@ -1,9 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Tensors and NumPy" and "Type Conversions"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the first cell of "Tensors and Operations"
 #   (defining `t`) comes first
-# xfail: the dtype-mismatch error text: TF 'cannot compute AddV2 as input #1(zero-based) was expected to be a float
-#   tensor but is a int32 tensor [Op:AddV2] name: '; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say
-#   `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
 import minitape as tf
 # %%
 t = tf.constant([[1., 2., 3.], [4., 5., 6.]]) # matrix

@@ -1,9 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Tensors and Operations"
 # Changed: `import tensorflow as tf` -> `import minitape as tf` (the setup cell's version check dropped with it);
 #   the "Keras's low-level API" cell (`tf.keras.backend.square`, gone from Keras 3) is left out
-# xfail: repr(dtype) is `minitape.float32`, TF `tf.float32`; no `tf.newaxis`; reprs say
-#   `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the
-#   harness compares verbatim)
 import minitape as tf
 # %%
 t = tf.constant([[1., 2., 3.], [4., 5., 6.]]) # matrix

@@ -1,10 +1,6 @@
 # Source: https://keras.io/guides/intro_to_keras_for_researchers/ (keras-team/keras-io, guides/intro_to_keras_for_researchers.py at 092e21c653cd, its TensorFlow-era version), "Setup" and "Tensors"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow import keras` -> `from minitape import keras`;
 #   cells split where the guide's text blocks split them
-# xfail: str() of a rank>=2 tensor: TF breaks the line after `tf.Tensor(`, minitape does not; print(dtype) /
-#   print(shape) show `minitape.int32` / `TensorShape([2, 2])`, TF `<dtype: 'int32'>` / `(2, 2)`;
-#   `tf.random.uniform(..., dtype="int32")` raises ValueError; reprs say `minitape.Tensor`/`minitape.Variable` where
-#   TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
 import minitape as tf
 from minitape import keras
 # %%

@@ -3,10 +3,6 @@
 #   cells split where the guide's text blocks split them; each `tf.random.normal(shape=(2, 2))` ->
 #   `tf.constant(rng.normal(size=(2, 2)), dtype=tf.float32)` with `rng = np.random.default_rng(0)` (seeded NumPy
 #   draws, so the printed values agree), `import numpy as np` added for it
-# xfail: str() of a rank>=2 tensor: TF breaks the line after `tf.Tensor(`, minitape does not; a second derivative
-#   (nested tapes) differs from TF's in the last float32 digit: 0.55673224 vs 0.5567322; reprs say
-#   `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the
-#   harness compares verbatim)
 import numpy as np
 
 import minitape as tf

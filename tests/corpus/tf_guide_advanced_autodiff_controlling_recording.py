@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/advanced_autodiff (tensorflow/docs, site/en/guide/advanced_autodiff.ipynb), "Controlling gradient recording" and "Stop gradient flow with precision"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's matplotlib lines dropped (no plot here)
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 x = tf.Variable(2.0)

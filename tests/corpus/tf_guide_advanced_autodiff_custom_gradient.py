@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/advanced_autodiff (tensorflow/docs, site/en/guide/advanced_autodiff.ipynb), "Custom gradients"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's matplotlib lines dropped (no plot here)
-# xfail: no `tf.clip_by_norm`; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 # Establish an identity operation, but clip during the gradient pass.

@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/advanced_autodiff (tensorflow/docs, site/en/guide/advanced_autodiff.ipynb), "Example: Input gradient regularization"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's matplotlib lines dropped (no plot here);
 #   `tf.random.normal([7, 5])` -> `tf.constant(np.random.default_rng(0).standard_normal([7, 5]), dtype=tf.float32)` (seeded NumPy draw; `import numpy as np` added)
-# xfail: no `tf.norm`
 import numpy as np
 
 import minitape as tf

@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/advanced_autodiff (tensorflow/docs, site/en/guide/advanced_autodiff.ipynb), "Jacobians: Scalar source"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's matplotlib lines dropped (no plot here); the plotting cell dropped
-# xfail: shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
 import minitape as tf
 # %%
 x = tf.linspace(-10.0, 10.0, 200+1)

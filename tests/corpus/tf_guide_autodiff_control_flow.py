@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Control flow"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's numpy and matplotlib imports dropped (unused)
-# xfail: `tape.gradient(v0, [v0, v1])` (the target is the source variable itself) gives None, TF 1.0; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 x = tf.constant(1.0)

@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Gradients with respect to a model"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's numpy and matplotlib imports dropped (unused)
-# xfail: Dense variable names are `dense/kernel:0`, Keras 3's `kernel`; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
 import minitape as tf
 # %%
 layer = tf.keras.layers.Dense(2, activation='relu')

@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Gradient tapes"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; matplotlib's import dropped;
 #   `tf.random.normal((3, 2))` -> `np.random.default_rng(0).standard_normal((3, 2)).astype(np.float32)` (seeded NumPy draw)
-# xfail: shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
 import numpy as np
 
 import minitape as tf

@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Controlling what the tape watches"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's numpy and matplotlib imports dropped (unused)
-# xfail: `gradient()` on a non-persistent tape empties `watched_variables()` (TF keeps them); no `tf.nn.softplus`; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 # A trainable variable

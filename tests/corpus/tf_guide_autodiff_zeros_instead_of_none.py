@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Zeros instead of None"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's numpy and matplotlib imports dropped (unused)
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 x = tf.Variable([2., 2.])

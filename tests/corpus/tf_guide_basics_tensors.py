@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/basics (tensorflow/docs, site/en/guide/basics.ipynb), "Tensors"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`; `tf.nn.softmax` differs in float32's last digit (0.24472846, TF 0.24472848)
 import minitape as tf
 
 x = tf.constant([[1., 2., 3.],

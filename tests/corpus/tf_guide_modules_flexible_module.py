@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/intro_to_modules (tensorflow/docs, site/en/guide/intro_to_modules.ipynb), "Waiting to create variables"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell reduced to its `import tensorflow as tf` (its `import keras`, `from datetime import datetime` and `%load_ext tensorboard` are unused here);
 #   `tf.random.normal([...])` -> `rng.standard_normal([...], dtype=np.float32)` (seeded NumPy draws; `import numpy as np` and `rng = np.random.default_rng(0)` added to the setup cell)
-# xfail: no `tf.Module`; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import numpy as np
 import minitape as tf
 rng = np.random.default_rng(0)

@@ -3,7 +3,6 @@
 #   `tf.random.normal([...])` -> `rng.standard_normal([...], dtype=np.float32)` (seeded NumPy draws; `import numpy as np` and `rng = np.random.default_rng(0)` added to the setup cell);
 #   the section's last cell (calling the layer on 4 features) dropped: TF's message names its oneDNN kernel
 #   (`__MklMatMul`) and carries terminal colour codes, so it differs from machine to machine
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does
 import numpy as np
 import minitape as tf
 rng = np.random.default_rng(0)

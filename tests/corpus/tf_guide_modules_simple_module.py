@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/intro_to_modules (tensorflow/docs, site/en/guide/intro_to_modules.ipynb), "Building Modules"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell reduced to its `import tensorflow as tf` (its `import keras`, `from datetime import datetime` and `%load_ext tensorboard` are unused here)
-# xfail: no `tf.Module`; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 class SimpleModule(tf.Module):

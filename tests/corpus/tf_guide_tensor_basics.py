@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/tensor (tensorflow/docs, site/en/guide/tensor.ipynb), "Basics"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does
 import minitape as tf
 import numpy as np
 # %%

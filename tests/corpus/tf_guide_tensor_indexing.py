@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/tensor (tensorflow/docs, site/en/guide/tensor.ipynb), "Indexing"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the two cells of "Basics" that define
 #   `rank_2_tensor` and `rank_3_tensor` run first (verbatim), as they do in the notebook
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does
 import minitape as tf
 import numpy as np
 # %%

@@ -4,7 +4,6 @@
 #   `constant_op.constant` -> `tf.constant`, `resource_variable_ops.ResourceVariable` and `variables.Variable` ->
 #   `tf.Variable`, `array_ops.X`/`math_ops.X` -> `tf.X`); `self.evaluate(t)` -> `t`; every assertion turned into a print
 #   of the value it asserts on
-# xfail: `gradient()` on a non-persistent tape empties `watched_variables()` (TF keeps them); prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 # testTapeStopRecording

@@ -4,7 +4,6 @@
 #   `constant_op.constant` -> `tf.constant`, `resource_variable_ops.ResourceVariable` and `variables.Variable` ->
 #   `tf.Variable`, `array_ops.X`/`math_ops.X` -> `tf.X`); `self.evaluate(t)` -> `t`; every assertion turned into a print
 #   of the value it asserts on; each `assertRaises*` block turned into a try/except that prints the error's type and message; `custom_gradient.custom_gradient` -> `tf.custom_gradient`
-# xfail: the unknown `unconnected_gradients` ValueError adds to TF's text; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does
 import minitape as tf
 # %%
 # testUnconnectedGradientsDefault

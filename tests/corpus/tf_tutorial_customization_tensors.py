@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/tutorials/customization/basics (tensorflow/docs, site/en/tutorials/customization/basics.ipynb), "Tensors" and "NumPy compatibility"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
 import minitape as tf
 # %%
 print(tf.math.add(1, 2))
