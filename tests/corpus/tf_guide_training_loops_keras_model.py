@@ -3,7 +3,6 @@
 #   the earlier sections run first, verbatim but for: matplotlib lines dropped, `tf.random.normal(shape=[NUM_EXAMPLES])`
 #   -> `np.random.default_rng(0).standard_normal(NUM_EXAMPLES).astype(np.float32)` (seeded NumPy draw); the Keras
 #   cell's last line `keras_model.save_weights("my_checkpoint")` dropped (Keras 3 refuses a name without `.weights.h5`)
-# xfail: `tf.linspace(-2, 2, 201)` (int endpoints) refused; no `tf.Module`
 import numpy as np
 import minitape as tf
 # %%

@@ -3,7 +3,6 @@
 #   and the two plot-only cells) dropped; `noise = tf.random.normal(shape=[NUM_EXAMPLES])` ->
 #   `noise = np.random.default_rng(0).standard_normal(NUM_EXAMPLES).astype(np.float32)` (seeded NumPy draw;
 #   `import numpy as np` added)
-# xfail: `tf.linspace(-2, 2, 201)` (int endpoints) refused; no `tf.Module`
 import numpy as np
 import minitape as tf
 # %%
