@@ -1,11 +1,7 @@
-"""The errors minitape raises where TensorFlow raises its own.
+"""The errors minitape raises where TensorFlow raises its own: the same classes, by the same names.
 
->>> import minitape as tf
->>> try:
-...     tf.constant(1.0) + tf.constant(1.0, tf.float64)
-... except tf.errors.InvalidArgumentError as error:
-...     str(error)
-'cannot compute AddV2 as input #1(zero-based) was expected to be a float tensor but is a double tensor [Op:AddV2] name: '
+An op's error says what TF's says (see ``messages``), so ``except tf.errors.InvalidArgumentError``
+in code written for TensorFlow catches what it caught there.
 """
 
 
