@@ -25,7 +25,7 @@ c = tf.constant(5.0)
 v0, v1 = tf.Variable(2.0), tf.Variable(3.0)
 """
 
-# 1. A target that is also a source: ones (its seed), watched or not; other sources stay None.
+# 1. A target that is also a source: its gradient is ones (its seed), watched or not; other sources stay None.
 TARGETS = {
     "variable_itself": "with tf.GradientTape() as t:\n    r = v0\nresult = t.gradient(r, [v0, v1])",
     "variable_read": "with tf.GradientTape() as t:\n    r = v0.read_value()\nresult = t.gradient(r, [v0, v1])",
@@ -42,6 +42,11 @@ TARGETS = {
     "jacobian": "with tf.GradientTape() as t:\n    t.watch(x)\nresult = t.jacobian(x, x)",
     "batch_jacobian": "m = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as t:\n    t.watch(m)\n"
                       "result = t.batch_jacobian(m, m)",
+    # ... but a jacobian of an unwatched target with respect to itself is None, a batch_jacobian zeros
+    "jacobian_unwatched": "with tf.GradientTape() as t:\n    pass\nresult = t.jacobian(x, x)",
+    "batch_jacobian_unwatched": "m = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as t:\n    pass\n"
+                                "result = t.batch_jacobian(m, m)",
+    "jacobian_variable_unread": "with tf.GradientTape() as t:\n    pass\nresult = t.jacobian(v0, v0)",
     # 2. watched_variables after a non-persistent tape's gradient
     "watched_after_gradient": "with tf.GradientTape() as t:\n    y = v0 * v1\nt.gradient(y, v0)\n"
                               "result = [w.read_value() for w in t.watched_variables()]",

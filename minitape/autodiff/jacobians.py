@@ -24,7 +24,7 @@ import numpy as np
 
 from minitape.core import arrays, nest
 from minitape.core.messages import with_hint
-from minitape.core.tensor import Tensor, wrap
+from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.backward import backprop
 from minitape.autodiff.requests import UnconnectedGradients, as_tensors, unconnected_option
 from minitape.ops import reshape, stack, zeros_like
@@ -50,7 +50,7 @@ class Jacobians:
         unconnected = unconnected_option(unconnected_gradients)
         (y,) = as_tensors(target, "GradientTape.jacobian: target", single=True)
         flat_sources = as_tensors(sources, "GradientTape.jacobian: sources")
-        rows = self._rows(y, flat_sources, _one_hots(y, y.shape))
+        rows = self._rows(y, flat_sources, _one_hots(y, y.shape), _watched_among(self, sources))
         results = [_jacobian_of(row, y.shape, s, unconnected) for row, s in zip(rows, flat_sources)]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
 
@@ -83,15 +83,20 @@ class Jacobians:
             raise with_hint(ValueError(f"Need first dimension of target shape ({tuple(y.shape)}) and source shape "
                                        f"({tuple(x.shape)}) to match."),
                             "GradientTape.batch_jacobian: example i of the target must come from example i of the source.")
-        (row,) = self._rows(y, [x], _one_hots(y, y.shape[1:]))
+        (row,) = self._rows(y, [x], _one_hots(y, y.shape[1:]), _watched_among(self, source))
         shape = tuple(y.shape) + tuple(x.shape[1:])
         if all(g is None for g in row) or math.prod(shape) == 0:
             # As TF: zeros of the target's dtype, whatever ``unconnected_gradients`` says.
             return wrap(arrays.full_beside(y._value, shape, 0))
         return reshape(stack(_filled(row, x), axis=1), shape)
 
-    def _rows(self, y: Tensor, sources: list[Tensor], seeds: Iterable[Any]) -> list[list[Tensor | None]]:
-        """One backward pass per seed; returns, per source, the list of gradients."""
+    def _rows(self, y: Tensor, sources: list[Tensor], seeds: Iterable[Any],
+              watched: set[int]) -> list[list[Tensor | None]]:
+        """One backward pass per seed; returns, per source, the list of gradients.
+
+        The target as one of its own sources gets its seed, as in ``gradient``, but only where TF's
+        would: when it is among the ``watched`` sources (see ``_watched_among``).
+        """
         ids = [s._id for s in sources]
         rows: list[list[Tensor | None]] = [[] for _ in sources]
         with self._computing_gradient(y):
@@ -100,8 +105,15 @@ class Jacobians:
                 seeded = {y._id: wrap(seed)}
                 grads = backprop(self._entries, seeded, followed, self, reach)
                 for row, i in zip(rows, ids):
-                    row.append(grads.get(i, seeded.get(i)))        # the target as a source: its seed (see gradient)
+                    row.append(grads.get(i, seeded.get(i) if i in watched else None))
         return rows
+
+
+def _watched_among(tape: Any, structure: Any) -> set[int]:
+    """The ids of the sources in ``structure`` that ``tape`` watches, counting a trainable variable as
+    watched when the tape watches what it reads (TF's jacobian reads it, and so watches it)."""
+    return {leaf._id for leaf in nest.flatten(structure) if isinstance(leaf, Tensor | Variable) and (
+        leaf._id in tape._watched or isinstance(leaf, Variable) and leaf.trainable and tape._watch_accessed_variables)}
 
 
 def _one_hots(y: Tensor, shape: tuple[int, ...]) -> Iterator[Any]:
