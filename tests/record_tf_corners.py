@@ -47,6 +47,7 @@ TARGETS = {
     "batch_jacobian_unwatched": "m = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as t:\n    pass\n"
                                 "result = t.batch_jacobian(m, m)",
     "jacobian_variable_unread": "with tf.GradientTape() as t:\n    pass\nresult = t.jacobian(v0, v0)",
+    "reset_after_exit": "with tf.GradientTape() as t:\n    pass\nt.reset()\nresult = None",
     # 2. watched_variables after a non-persistent tape's gradient
     "watched_after_gradient": "with tf.GradientTape() as t:\n    y = v0 * v1\nt.gradient(y, v0)\n"
                               "result = [w.read_value() for w in t.watched_variables()]",

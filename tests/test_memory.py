@@ -105,5 +105,6 @@ def test_persistent_tape_keeps_its_memory_until_reset():
         y = tf.reduce_sum(tf.exp(x))
     tape.gradient(y, x)
     assert tape.memory_info()["current"] == 4000
-    tape.reset()
+    with tape:                              # as TF, a tape is reset while it records
+        tape.reset()
     assert tape.memory_info() == {"current": 0, "peak": 4000}

@@ -34,6 +34,7 @@ from typing import Any
 from minitape.core import arrays, backends, events, nest
 from minitape.core.entry import Entry
 from minitape.core.state import state
+from minitape.core.messages import with_hint
 from minitape.core.tensor import Tensor, Variable, next_id
 from minitape.autodiff.backward import backprop
 from minitape.autodiff.jacobians import Jacobians
@@ -71,7 +72,7 @@ class GradientTape(Jacobians):
         self._spent = False
         self._first_id: int | None = None      # values older than this are the user's, not held for the tape
         self._memory = HeldMemory(first_id=0)
-        self.reset()
+        self._clear()
 
     # -- recording on and off -------------------------------------------------
     def __enter__(self) -> "GradientTape":
@@ -131,6 +132,12 @@ class GradientTape(Jacobians):
         >>> tape.gradient(y, x).numpy()
         np.float32(3.0)
         """
+        if not self._recording:
+            raise with_hint(ValueError("Tape is not recording."),
+                            "GradientTape.reset: call it inside the tape's `with` block.")
+        self._clear()
+
+    def _clear(self) -> None:
         self._release()
         self._variables: dict[int, Variable] = {}
 
