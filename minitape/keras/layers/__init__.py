@@ -4,7 +4,8 @@
 * ``core``: ``Dense``, ``Lambda``;
 * ``activation``: ``Dropout``, ``ReLU``, ``Activation`` (no variables, no change of shape);
 * ``convolutional``: ``Conv2D``;
-* ``pooling``: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalAveragePooling2D``;
+* ``pooling``: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalAveragePooling2D``, ``GlobalMaxPooling2D``
+  (and Keras' short names: ``MaxPool2D``, ``AvgPool2D``, ``GlobalAvgPool2D``, ``GlobalMaxPool2D``);
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
@@ -24,8 +25,10 @@ from minitape.keras.layers.convolutional import Conv2D
 from minitape.keras.layers.embedding import Embedding
 from minitape.keras.layers.merging import Add
 from minitape.keras.layers.normalization import BatchNormalization, LayerNormalization
-from minitape.keras.layers.pooling import AveragePooling2D, GlobalAveragePooling2D, MaxPooling2D
+from minitape.keras.layers.pooling import (AveragePooling2D, AvgPool2D, GlobalAveragePooling2D, GlobalAvgPool2D,
+                                          GlobalMaxPool2D, GlobalMaxPooling2D, MaxPool2D, MaxPooling2D)
 from minitape.keras.layers.reshaping import Flatten
 
-__all__ = ["Activation", "Add", "AveragePooling2D", "BatchNormalization", "Conv2D", "Dense", "Dropout", "Embedding",
-           "Flatten", "GlobalAveragePooling2D", "Lambda", "Layer", "LayerNormalization", "MaxPooling2D", "ReLU"]
+__all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout",
+           "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalMaxPooling2D",
+           "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU"]
