@@ -31,7 +31,7 @@ from minitape import ops
 from minitape.checkpointing.call import accepts_keyword, register_context
 from minitape.core import dtypes, nest, random
 from minitape.core.tensor import Tensor, Variable
-from minitape.keras import initializers, regularizers
+from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.variables import KerasVariable
@@ -192,12 +192,13 @@ class Layer(WeightHolder):
                 self.add_loss(loss)
 
     def add_weight(self, *args: Any, shape: Any = None, initializer: str | Callable | None = None, dtype: Any = None,
-                   trainable: bool = True, regularizer: Any = None, name: str | None = None) -> KerasVariable:
+                   trainable: bool = True, regularizer: Any = None, constraint: Any = None,
+                   name: str | None = None) -> KerasVariable:
         """Create a variable owned by this layer: ``add_weight(shape, initializer, dtype, ..., name=...)``.
 
         Its ``name`` is the one given (``"variable"`` if none); its ``path`` puts the names of
         the layers being called, and this layer's, before it.  ``regularizer`` adds a penalty on
-        it to ``losses``.
+        it to ``losses``; ``constraint`` projects it after each optimiser step.
 
         >>> import minitape as tf
         >>> layer = tf.keras.layers.Layer(name="block")
@@ -214,7 +215,7 @@ class Layer(WeightHolder):
         name = name or "variable"
         variable = KerasVariable(value, trainable=trainable and self.trainable, name=name,
                                  path="/".join([layer.name for layer in calling] + [name]),
-                                 regularizer=regularizers.get(regularizer))
+                                 regularizer=regularizers.get(regularizer), constraint=constraints.get(constraint))
         self._weights.append(variable)
         return variable
 
