@@ -80,11 +80,17 @@ class MaxNorm(Constraint):
         return w * (ops.clip_by_value(norms, 0.0, self.max_value) / (EPSILON + norms))
 
     def get_config(self) -> dict[str, Any]:
+        """``max_value`` and ``axis``.
+
+        >>> import minitape as tf
+        >>> tf.keras.constraints.MaxNorm().get_config()
+        {'max_value': 2.0, 'axis': 0}
+        """
         return {"max_value": self.max_value, "axis": self.axis}
 
 
 class NonNeg(Constraint):
-    """Negative weights become zero: ``w · (w >= 0)``.
+    """Negative weights become zero: ``maximum(w, 0)``.
 
     >>> import minitape as tf
     >>> tf.keras.constraints.NonNeg()(tf.constant([-1.0, 2.0])).numpy()
@@ -93,7 +99,7 @@ class NonNeg(Constraint):
 
     def __call__(self, w: Any) -> Any:
         w = ops.as_operand(w)
-        return w * ops.cast(w >= 0.0, w.dtype)
+        return ops.maximum(w, ops.zeros_like(w))
 
 
 class UnitNorm(Constraint):
@@ -112,6 +118,12 @@ class UnitNorm(Constraint):
         return w / (EPSILON + _norms(w, self.axis))
 
     def get_config(self) -> dict[str, Any]:
+        """``axis``.
+
+        >>> import minitape as tf
+        >>> tf.keras.constraints.UnitNorm(axis=1).get_config()
+        {'axis': 1}
+        """
         return {"axis": self.axis}
 
 
@@ -135,6 +147,12 @@ class MinMaxNorm(Constraint):
         return w * (desired / (EPSILON + norms))
 
     def get_config(self) -> dict[str, Any]:
+        """``min_value``, ``max_value``, ``rate`` and ``axis``.
+
+        >>> import minitape as tf
+        >>> tf.keras.constraints.MinMaxNorm().get_config()
+        {'min_value': 0.0, 'max_value': 1.0, 'rate': 1.0, 'axis': 0}
+        """
         return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate, "axis": self.axis}
 
 

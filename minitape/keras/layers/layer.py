@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,19 +33,8 @@ from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
 from minitape.keras.layers.weights import WeightHolder
+from minitape.keras.naming import unique_name
 from minitape.keras.variables import KerasVariable
-
-_name_counts: collections.Counter = collections.Counter()
-
-
-def _unique_name(cls: type) -> str:
-    """Keras' default name: the class name in snake case (``Conv2D`` is ``conv2d``), numbered after the first."""
-    base = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", cls.__name__)
-    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
-    count = _name_counts[base]
-    _name_counts[base] += 1
-    return base if count == 0 else f"{base}_{count}"
-
 
 class _CallContext(threading.local):
     training: bool | None = None     # the training mode of the layer call in progress, for layers inside it
@@ -94,7 +82,7 @@ class Layer(WeightHolder):
         self._layers: list[Layer] = []
         self._losses: list[Tensor] = []
         self.trainable = trainable
-        self.name = name or _unique_name(type(self))
+        self.name = name or unique_name(type(self))
         self.built = False
         self.input_shape_hint = None if input_shape is None else tuple(input_shape)   # Sequential builds from it
         self.output_shape: Any = None
