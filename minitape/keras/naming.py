@@ -26,9 +26,14 @@ def snake_case(name: str) -> str:
     return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
-def unique_name(cls: type) -> str:
-    """The next default name for an object of class ``cls`` (see the module's example)."""
-    base = snake_case(cls.__name__)
+def unique_name(cls: type | str) -> str:
+    """The next default name for an object of class ``cls``, or for the base name given (see the module's example).
+
+    >>> from minitape.keras.naming import unique_name
+    >>> unique_name("naming_example_base"), unique_name("naming_example_base")
+    ('naming_example_base', 'naming_example_base_1')
+    """
+    base = cls if isinstance(cls, str) else snake_case(cls.__name__)
     count = _counts[base]
     _counts[base] += 1
     return base if count == 0 else f"{base}_{count}"

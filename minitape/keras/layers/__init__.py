@@ -1,6 +1,7 @@
 """Keras layers, one module per family, as Keras 3 groups them:
 
 * ``layer``: ``Layer``, the base class (its sub-layers tracked through ``tracking``);
+* ``input_layer``: ``Input``, ``InputLayer`` (the start of a functional model);
 * ``core``: ``Dense``, ``Lambda``;
 * ``activation``: ``Dropout``, ``ReLU``, ``Activation`` (no variables, no change of shape);
 * ``convolutional``: ``Conv2D``;
@@ -19,6 +20,7 @@ Both spellings of the import work, as with Keras:
 (True, 'Conv2D')
 """
 from minitape.keras.layers.layer import Layer
+from minitape.keras.layers.input_layer import Input, InputLayer
 from minitape.keras.layers.core import Dense, Lambda
 from minitape.keras.layers.activation import Activation, Dropout, ReLU
 from minitape.keras.layers.convolutional import Conv2D
@@ -31,4 +33,4 @@ from minitape.keras.layers.reshaping import Flatten
 
 __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout",
            "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalMaxPooling2D",
-           "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU"]
+           "Input", "InputLayer", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU"]

@@ -32,6 +32,7 @@ from minitape.core import dtypes, nest, random
 from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
+from minitape.keras.keras_tensor import is_symbolic, symbolic_call
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.naming import unique_name
 from minitape.keras.variables import KerasVariable
@@ -138,6 +139,8 @@ class Layer(WeightHolder):
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_symbolic((inputs, args, kwargs)):       # building a functional model: see ``keras_tensor``
+            return symbolic_call(self, inputs, args, kwargs)
         if self.casts_inputs:
             inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
         if not _context.calling:
