@@ -72,7 +72,7 @@ class MaxNorm(Constraint):
            [0.8]], dtype=float32)
     """
 
-    def __init__(self, max_value: float = 2.0, axis: Any = 0) -> None:
+    def __init__(self, max_value: float = 2, axis: Any = 0) -> None:
         self.max_value, self.axis = max_value, axis
 
     def __call__(self, w: Any) -> Any:
@@ -84,7 +84,7 @@ class MaxNorm(Constraint):
 
         >>> import minitape as tf
         >>> tf.keras.constraints.MaxNorm().get_config()
-        {'max_value': 2.0, 'axis': 0}
+        {'max_value': 2, 'axis': 0}
         """
         return {"max_value": self.max_value, "axis": self.axis}
 

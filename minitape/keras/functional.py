@@ -12,7 +12,7 @@ its node recorded, KerasTensors replaced by the values computed for them.
 >>> h = tf.keras.layers.Lambda(lambda t: 2 * t, name="double")(x)
 >>> y = tf.keras.layers.Lambda(lambda t: t + 1, name="plus_one")(h)
 >>> nodes = nodes_between([x], [y])
->>> [node.layer.name for node in nodes]
+>>> [node.layer.name for node in nodes][1:]         # after the Input's own node
 ['double', 'plus_one']
 >>> replay(nodes, [x], [tf.constant([[1.0, 2.0]])])[y].numpy()
 array([[3., 5.]], dtype=float32)
@@ -43,8 +43,9 @@ def check_tensors(structure: Any, role: str) -> list[KerasTensor]:
 
 
 def nodes_between(inputs: list[KerasTensor], outputs: list[KerasTensor]) -> list[Node]:
-    """The nodes that compute ``outputs`` from ``inputs``, in an order that can run; an output that needs an
-    ``Input`` not among ``inputs`` is Keras' ValueError.
+    """The nodes that compute ``outputs`` from ``inputs`` (the inputs' own nodes included), in Keras' order:
+    deepest first (a node's depth is its longest path to an output), then in the order they were made.
+    Every node comes after those it reads.  An output that needs an ``Input`` not among ``inputs`` is a ValueError.
 
     >>> import minitape as tf
     >>> from minitape.keras.functional import nodes_between
@@ -55,20 +56,23 @@ def nodes_between(inputs: list[KerasTensor], outputs: list[KerasTensor]) -> list
     ValueError: Graph disconnected: the output needs the input 'b', which is not among the model's `inputs` (['a']); pass it in `inputs` too.
     """
     known = {id(x) for x in inputs}
-    found: dict[int, Node] = {}
+    found: dict[int, Node] = {id(x.node): x.node for x in inputs}
     pending = list(outputs)
     while pending:
         tensor = pending.pop()
-        if id(tensor) in known:
-            continue
         node = tensor.node
+        if id(tensor) in known or id(node) in found:
+            continue
         if node is None or not node.parents:
             raise ValueError(f"Graph disconnected: the output needs the input '{tensor.name}', which is not among "
                              f"the model's `inputs` ({[x.name for x in inputs]}); pass it in `inputs` too.")
-        if id(node) not in found:
-            found[id(node)] = node
-            pending.extend(node.parents)
-    return sorted(found.values(), key=lambda node: node.order)
+        found[id(node)] = node
+        pending.extend(node.parents)
+    depth = {id(x.node): 0 for x in outputs}
+    for node in sorted(found.values(), key=lambda node: -node.order):      # a node's readers were made after it
+        for parent in node.parents:
+            depth[id(parent.node)] = max(depth.get(id(parent.node), 0), depth.get(id(node), 0) + 1)
+    return sorted(found.values(), key=lambda node: (-depth.get(id(node), 0), node.order))
 
 
 def replay(nodes: list[Node], inputs: list[KerasTensor], values: list[Any]) -> dict[KerasTensor, Any]:
@@ -78,6 +82,8 @@ def replay(nodes: list[Node], inputs: list[KerasTensor], values: list[Any]) -> d
     """
     computed: dict[KerasTensor, Any] = dict(zip(inputs, values))
     for node in nodes:
+        if all(x in computed for x in node.outputs):          # an input's own node
+            continue
         flat = [computed[x] if isinstance(x, KerasTensor) else x for x in nest.flatten(node.call_args)]
         call_inputs, args, kwargs = nest.pack_sequence_as(node.call_args, flat)
         outputs = node.layer(call_inputs, *args, **kwargs)

@@ -130,8 +130,7 @@ class MeanMetricWrapper(Mean):
 
 
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
-    """1 where the most probable class is the integer label, 0 elsewhere (labels of shape ``(n, 1)`` give
-    ``(n, 1)``, as Keras gives them).
+    """1 where the most probable class is the integer label, 0 elsewhere (labels may be ``(n,)`` or ``(n, 1)``).
 
     >>> import minitape as tf
     >>> tf.keras.metrics.sparse_categorical_accuracy([1, 0], [[0.2, 0.8], [0.3, 0.7]])
@@ -139,11 +138,8 @@ def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
     """
     y_pred = _host(y_pred)
     y_true = _host(y_true).astype(y_pred.dtype)
-    shape = y_true.shape
-    squeeze = y_true.ndim == y_pred.ndim and shape[-1:] == (1,)
-    labels = y_true[..., 0] if squeeze else y_true
-    matches = (labels == np.argmax(y_pred, axis=-1).astype(y_pred.dtype)).astype(np.float32)
-    return constant(matches.reshape(shape) if squeeze else matches)
+    labels = y_true[..., 0] if y_true.ndim == y_pred.ndim and y_true.shape[-1:] == (1,) else y_true
+    return constant((labels == np.argmax(y_pred, axis=-1).astype(y_pred.dtype)).astype(np.float32))
 
 
 def categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:

@@ -144,7 +144,7 @@ class Sequential(Model):
 class Functional(Model):
     """A model made by calling layers on ``tf.keras.Input``: ``Model(inputs, outputs)``, each a KerasTensor or a
     list (or dict) of them.  Calling it replays the recorded layer calls on the data (see ``functional``);
-    its ``layers`` are its ``InputLayer`` objects, then the layers in the order they were called.
+    its ``layers`` are its ``InputLayer`` objects and the layers called, in Keras' order (see ``functional``).
 
     >>> import minitape as tf
     >>> inputs = tf.keras.Input(shape=(3,), name="x")
@@ -169,7 +169,7 @@ class Functional(Model):
                                  f"{x!r} was made by layer '{x.node.layer.name}'.")
         self._input_structure, self._output_structure = inputs, outputs
         self._nodes = functional.nodes_between(self._inputs, self._outputs)
-        for layer in [x.node.layer for x in self._inputs] + [node.layer for node in self._nodes]:
+        for layer in [node.layer for node in self._nodes]:
             if all(layer is not known for known in self._layers):
                 self._layers.append(layer)
         self.output_shape = nest.pack_sequence_as(outputs, [x.shape for x in self._outputs])
