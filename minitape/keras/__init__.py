@@ -14,5 +14,5 @@ from minitape.keras.layers import Input
 from minitape.keras.models import Model, Sequential
 from minitape.keras.variables import KerasVariable as Variable
 
-__all__ = ["Input", "Model", "Sequential", "Variable", "activations", "callbacks", "constraints", "initializers", "layers",
-           "losses", "metrics", "optimizers", "regularizers", "trainer", "utils"]
+__all__ = ["Input", "Model", "Sequential", "Variable", "activations", "callbacks", "constraints", "initializers",
+           "layers", "losses", "metrics", "optimizers", "regularizers", "trainer", "utils"]

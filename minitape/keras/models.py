@@ -122,7 +122,8 @@ class Sequential(Model):
         """The stacked layers (an ``Input`` given first is not one of them, as in Keras).
 
         >>> import minitape as tf
-        >>> [layer.name for layer in tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.ReLU(name="r")]).layers]
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.ReLU(name="r")])
+        >>> [layer.name for layer in model.layers]
         ['r']
         """
         return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
