@@ -19,7 +19,7 @@ import minitape
 
 NAMESPACES = (
     "", "nn", "math", "linalg", "random", "events", "keras", "keras.layers", "keras.activations",
-    "keras.initializers", "keras.regularizers", "init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
+    "keras.initializers", "keras.regularizers", "keras.constraints", "init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
     "keras.utils", "keras.trainer", "config", "gradcheck", "exercises",
     "viz", "backends", "dtypes", "nest", "errors",
 )

@@ -348,6 +348,9 @@ def _converts_exactly(value: Any, array: np.ndarray) -> bool:
 
 
 def _unsupported(value: Any) -> ValueError:
+    explanation = getattr(type(value), "conversion_error", None)     # a symbolic value (Keras') says why itself
+    if explanation is not None:
+        return ValueError(explanation)
     return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a Tensor.")
 
 

@@ -8,10 +8,11 @@ TensorShape([2, 1])
 >>> [v.name for v in model.variables]
 ['kernel', 'bias', 'kernel', 'bias']
 """
-from minitape.keras import (activations, callbacks, initializers, layers, losses, metrics, optimizers, regularizers,
-                            trainer, utils)
+from minitape.keras import (activations, callbacks, constraints, initializers, layers, losses, metrics, optimizers,
+                            regularizers, trainer, utils)
+from minitape.keras.layers import Input
 from minitape.keras.models import Model, Sequential
 from minitape.keras.variables import KerasVariable as Variable
 
-__all__ = ["Model", "Sequential", "Variable", "activations", "callbacks", "initializers", "layers", "losses", "metrics",
-           "optimizers", "regularizers", "trainer", "utils"]
+__all__ = ["Input", "Model", "Sequential", "Variable", "activations", "callbacks", "constraints", "initializers",
+           "layers", "losses", "metrics", "optimizers", "regularizers", "trainer", "utils"]

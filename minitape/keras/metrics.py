@@ -19,109 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses
-from minitape.keras.variables import KerasVariable
-
-
-def _host(value: Any) -> np.ndarray:
-    """``value`` as a NumPy array, by TF's dtype rules: a tensor's or array's own, float32 for Python floats."""
-    if hasattr(value, "numpy"):
-        return np.asarray(value.numpy())
-    return value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy()
-
-
-class Metric:
-    """The base class: a named running value with ``update_state``, ``result`` and ``reset_state``;
-    calling a metric updates it and returns the result.
-
-    >>> import minitape as tf
-    >>> class Largest(tf.keras.metrics.Metric):
-    ...     def reset_state(self):
-    ...         self.value = float("-inf")
-    ...     def update_state(self, values):
-    ...         self.value = max(self.value, float(tf.reduce_max(values)))
-    ...     def result(self):
-    ...         return tf.constant(self.value)
-    >>> largest = Largest(name="largest")
-    >>> largest.update_state([1.0, 5.0]); largest.update_state([3.0])
-    >>> largest.name, float(largest.result()), float(largest([7.0]))
-    ('largest', 5.0, 7.0)
-    """
-
-    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
-        self.name = name or _snake(type(self).__name__)
-        self.dtype = dtypes.as_dtype(dtype or dtypes.float32).name      # a string, as Keras 3 keeps it
-        self.variables: list[KerasVariable] = []
-        self.reset_state()
-
-    def add_variable(self, shape: tuple[int, ...], name: str, dtype: Any = None) -> KerasVariable:
-        """A non-trainable state variable of zeros, at the path ``<metric>/<name>``.
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.Metric(name="hits").add_variable((), name="total")
-        <Variable path=hits/total, shape=(), dtype=float32, value=0.0>
-        """
-        variable = KerasVariable(np.zeros(shape, dtypes.as_dtype(dtype or self.dtype).as_numpy_dtype_),
-                                 trainable=False, name=name, path=f"{self.name}/{name}")
-        self.variables.append(variable)
-        return variable
-
-    def reset_state(self) -> None:
-        """Forget everything seen (every state variable back to zeros): what ``fit`` does at each epoch's start.
-
-        >>> import minitape as tf
-        >>> mean = tf.keras.metrics.Mean()
-        >>> mean.update_state([4.0]); mean.reset_state()
-        >>> float(mean.result()), float(mean.count)
-        (0.0, 0.0)
-        """
-        for variable in getattr(self, "variables", ()):
-            variable.assign(np.zeros(variable.shape, variable.dtype.as_numpy_dtype_))
-
-    def update_state(self, *args: Any, **kwargs: Any) -> None:
-        """Take in one batch; written by subclasses.
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.Metric().update_state([1.0])
-        Traceback (most recent call last):
-        ...
-        NotImplementedError
-        """
-        raise NotImplementedError
-
-    def result(self) -> Tensor:
-        """The value so far; written by subclasses.
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.Metric().result()
-        Traceback (most recent call last):
-        ...
-        NotImplementedError
-        """
-        raise NotImplementedError
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Tensor:
-        self.update_state(*args, **kwargs)
-        return self.result()
-
-    def get_config(self) -> dict[str, Any]:
-        """The name and dtype, as Keras 3 reports them.
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.SparseCategoricalAccuracy().get_config()
-        {'name': 'sparse_categorical_accuracy', 'dtype': 'float32'}
-        """
-        return {"name": self.name, "dtype": self.dtype}
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} name={self.name}>"
-
-
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(name))
+from minitape.keras.confusion_metrics import Precision, Recall
+from minitape.keras.metric import Metric
+from minitape.keras.metric import host as _host
+from minitape.keras.metric import same_rank
+from minitape.keras.naming import snake_case
 
 
 def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
@@ -131,7 +36,7 @@ def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tupl
     weights = None
     if sample_weight is not None:
         weights = _host(sample_weight).astype(dtype)
-        values, weights = _same_rank(values, weights)
+        values, weights = same_rank(values, weights)
         if values.ndim > weights.ndim:            # average what the weights do not reach
             values = values.mean(axis=tuple(range(weights.ndim, values.ndim)), dtype=dtype)
         try:
@@ -146,16 +51,6 @@ def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tupl
     if values.ndim > 1:
         values = values.mean(axis=tuple(range(1, values.ndim)), dtype=dtype)
     return values, weights
-
-
-def _same_rank(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Keras' ``squeeze_or_expand_to_same_rank``: ranks one apart, a last axis of 1 is dropped (or added to a
-    vector)."""
-    if x1.ndim == x2.ndim + 1 and x1.shape[-1] == 1:
-        return (x1, x2[..., None]) if x2.ndim == 1 else (x1[..., 0], x2)
-    if x2.ndim == x1.ndim + 1 and x2.shape[-1] == 1:
-        return (x1[..., None], x2) if x1.ndim == 1 else (x1, x2[..., 0])
-    return x1, x2
 
 
 class Mean(Metric):
@@ -177,8 +72,8 @@ class Mean(Metric):
 
     def __init__(self, name: str = "mean", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable((), name="total")
-        self.count = self.add_variable((), name="count")
+        self.total = self.add_variable((), "zeros", dtype=self.dtype, name="total")
+        self.count = self.add_variable((), "zeros", dtype=self.dtype, name="count")
 
     def update_state(self, values: Any, sample_weight: Any = None) -> None:
         """Add each example of ``values`` (weighted by ``sample_weight``, 1 if None) to the running mean.
@@ -220,7 +115,7 @@ class MeanMetricWrapper(Mean):
 
     def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None) -> None:
         self.fn = fn or type(self).fn
-        super().__init__(name=name or getattr(self.fn, "__name__", None) or _snake(type(self).__name__), dtype=dtype)
+        super().__init__(name=name or getattr(self.fn, "__name__", None) or snake_case(type(self).__name__), dtype=dtype)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         """Add one batch: ``fn`` of each example, weighted by ``sample_weight``.
@@ -234,58 +129,63 @@ class MeanMetricWrapper(Mean):
         super().update_state(self.fn(y_true, y_pred), sample_weight)
 
 
-def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
-    """1 where the most probable class is the integer label, 0 elsewhere.
+def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
+    """1 where the most probable class is the integer label, 0 elsewhere (labels may be ``(n,)`` or ``(n, 1)``).
 
     >>> import minitape as tf
     >>> tf.keras.metrics.sparse_categorical_accuracy([1, 0], [[0.2, 0.8], [0.3, 0.7]])
-    array([1., 0.], dtype=float32)
+    <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
     """
     y_pred = _host(y_pred)
-    y_true = _host(y_true).reshape(y_pred.shape[:-1])
-    return (y_true.astype(np.int64) == np.argmax(y_pred, axis=-1)).astype(np.float32)
+    y_true = _host(y_true).astype(y_pred.dtype)
+    labels = y_true[..., 0] if y_true.ndim == y_pred.ndim and y_true.shape[-1:] == (1,) else y_true
+    return constant((labels == np.argmax(y_pred, axis=-1).astype(y_pred.dtype)).astype(np.float32))
 
 
-def categorical_accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
+def categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
     """1 where the most probable class is the one-hot label's, 0 elsewhere.
 
     >>> import minitape as tf
-    >>> tf.keras.metrics.categorical_accuracy([[0, 1], [0, 1]], [[0.2, 0.8], [0.3, 0.1]])
+    >>> tf.keras.metrics.categorical_accuracy([[0, 1], [0, 1]], [[0.2, 0.8], [0.3, 0.1]]).numpy()
     array([1., 0.], dtype=float32)
     """
-    return (np.argmax(_host(y_true), axis=-1) == np.argmax(_host(y_pred), axis=-1)).astype(np.float32)
+    return constant((np.argmax(_host(y_true), axis=-1) == np.argmax(_host(y_pred), axis=-1)).astype(np.float32))
 
 
-def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> np.ndarray:
-    """1 where ``y_pred > threshold`` agrees with the 0/1 label, averaged over the last axis.
+def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Tensor:
+    """1 where ``y_pred > threshold`` agrees with the 0/1 label, entry by entry (``BinaryAccuracy`` averages).
 
     >>> import minitape as tf
-    >>> tf.keras.metrics.binary_accuracy([[1], [0]], [[0.7], [0.6]])
-    array([1., 0.], dtype=float32)
+    >>> tf.keras.metrics.binary_accuracy([[1], [0]], [[0.7], [0.6]]).numpy()
+    array([[1.],
+           [0.]], dtype=float32)
     """
     y_pred = _host(y_pred)
-    matches = _host(y_true).reshape(y_pred.shape).astype(np.float32) == (y_pred > threshold).astype(np.float32)
-    return np.mean(matches.astype(np.float32), axis=-1)
+    y_true, y_pred = same_rank(_host(y_true).astype(y_pred.dtype), y_pred)
+    return constant((y_true == (y_pred > threshold).astype(y_true.dtype)).astype(np.float32))
 
 
-def accuracy(y_true: Any, y_pred: Any) -> np.ndarray:
-    """1 where the prediction equals the label exactly.
+def accuracy(y_true: Any, y_pred: Any) -> Tensor:
+    """1 where the prediction equals the label exactly (minitape's name for what ``Accuracy`` averages).
 
     >>> import minitape as tf
-    >>> tf.keras.metrics.accuracy([1, 2, 3], [1, 2, 4])
+    >>> tf.keras.metrics.accuracy([1, 2, 3], [1, 2, 4]).numpy()
     array([1., 1., 0.], dtype=float32)
     """
-    return (_host(y_true) == _host(y_pred)).astype(np.float32)
+    return constant((_host(y_true) == _host(y_pred)).astype(np.float32))
 
 
-def mean_squared_error(y_true: Any, y_pred: Any) -> np.ndarray:
-    """The mean of ``(y_true - y_pred)²`` over the last axis, one value per example, on the host.
+def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
+    """The mean of ``(y_true - y_pred)²`` over the last axis, one value per example (``mse`` is the same).
 
     >>> import minitape as tf
-    >>> tf.keras.metrics.mean_squared_error([[0.0, 0.0]], [[1.0, 3.0]])
-    array([5.], dtype=float32)
+    >>> tf.keras.metrics.mse([[0.0, 0.0]], [[1.0, 3.0]])
+    <minitape.Tensor: shape=(1,), dtype=float32, numpy=array([5.], dtype=float32)>
     """
-    return _host(losses.mean_squared_error(y_true, y_pred))
+    return constant(_host(losses.mean_squared_error(y_true, y_pred)))
+
+
+mse = mean_squared_error
 
 
 class Accuracy(MeanMetricWrapper):
@@ -387,5 +287,5 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
 
 
 __all__ = ["Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
-           "Metric", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy", "categorical_accuracy", "get",
-           "mean_squared_error", "sparse_categorical_accuracy"]
+           "Metric", "Precision", "Recall", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy",
+           "categorical_accuracy", "get", "mean_squared_error", "mse", "sparse_categorical_accuracy"]

@@ -1,5 +1,6 @@
 """Models: layers that hold other layers.  Subclass [`Model`][minitape.keras.Model] and write ``call``,
-or stack layers with [`Sequential`][minitape.keras.Sequential].
+stack layers with [`Sequential`][minitape.keras.Sequential], or call layers on a ``tf.keras.Input``
+and give ``Model(inputs, outputs)`` the ends of the graph (a functional model, see ``functional``).
 
 >>> import minitape as tf
 >>> class TwoLayers(tf.keras.Model):
@@ -18,8 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from minitape.core.tensor import constant
-from minitape.keras.layers import Layer
+from minitape.core import nest
+from minitape.core.tensor import Tensor, constant, convert_to_tensor
+from minitape import ops
+from minitape.keras import functional
+from minitape.keras.keras_tensor import KerasTensor
+from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.summary import print_summary
 from minitape.keras.trainer import Trainer
 
@@ -38,7 +43,14 @@ class Model(Trainer, Layer):
     >>> model = Residual()
     >>> model(tf.ones((1, 2))).shape, len(model.variables)
     (TensorShape([1, 2]), 2)
+
+    ``Model(inputs, outputs)`` makes a functional model (a ``Functional``) instead.
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Model:
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            return super().__new__(Functional)
+        return super().__new__(cls)
 
     @property
     def layers(self) -> list[Layer]:
@@ -95,13 +107,26 @@ class Sequential(Model):
         >>> [type(layer).__name__ for layer in model.layers]
         ['Dense', 'ReLU']
         """
+        if isinstance(layer, KerasTensor) and isinstance(layer.node.layer, InputLayer):
+            layer = layer.node.layer          # an Input first gives the model its input shape
         if not isinstance(layer, Layer):
             raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
                              f"{layer!r} (of type {type(layer)}).")
         self._layers.append(layer)
         first = self._layers[0].input_shape_hint
-        if first is not None:           # the input shape is known: build now, as Keras does (summary shows shapes)
-            self(constant(0.0, shape=(1, *first)))
+        if first is not None and len(self.layers):      # the input shape is known: build now, as Keras does
+            self(constant(0.0, shape=(1, *[1 if n is None else n for n in first])))
+
+    @property
+    def layers(self) -> list[Layer]:
+        """The stacked layers (an ``Input`` given first is not one of them, as in Keras).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.ReLU(name="r")])
+        >>> [layer.name for layer in model.layers]
+        ['r']
+        """
+        return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
 
     def call(self, inputs: Any, training: bool | None = None) -> Any:
         """Each layer applied in turn, passing ``training`` on to the layers that take it.
@@ -115,3 +140,89 @@ class Sequential(Model):
         for layer in self.layers:
             x = layer(x) if training is None else layer(x, training=training)
         return x
+
+
+class Functional(Model):
+    """A model made by calling layers on ``tf.keras.Input``: ``Model(inputs, outputs)``, each a KerasTensor or a
+    list (or dict) of them.  Calling it replays the recorded layer calls on the data (see ``functional``);
+    its ``layers`` are its ``InputLayer`` objects and the layers called, in Keras' order (see ``functional``).
+
+    >>> import minitape as tf
+    >>> inputs = tf.keras.Input(shape=(3,), name="x")
+    >>> hidden = tf.keras.layers.Dense(4, activation="relu", name="hidden")(inputs)
+    >>> model = tf.keras.Model(inputs, [tf.keras.layers.Dense(1, name="a")(hidden),
+    ...                                  tf.keras.layers.Dense(2, name="b")(hidden)])
+    >>> type(model).__name__, [layer.name for layer in model.layers]
+    ('Functional', ['x', 'hidden', 'a', 'b'])
+    >>> [y.shape.as_list() for y in model(tf.ones((5, 3)))]
+    [[5, 1], [5, 2]]
+    """
+
+    casts_inputs = False           # each input becomes its Input's dtype instead
+
+    def __init__(self, inputs: Any, outputs: Any, name: str | None = None, trainable: bool = True) -> None:
+        super().__init__(name=name, trainable=trainable)
+        self._inputs = functional.check_tensors(inputs, "inputs")
+        self._outputs = functional.check_tensors(outputs, "outputs")
+        for x in self._inputs:
+            if not isinstance(x.node.layer, InputLayer):
+                raise ValueError(f"The `inputs` of a functional Model must come from `tf.keras.Input`; "
+                                 f"{x!r} was made by layer '{x.node.layer.name}'.")
+        self._input_structure, self._output_structure = inputs, outputs
+        self._nodes = functional.nodes_between(self._inputs, self._outputs)
+        for layer in [node.layer for node in self._nodes]:
+            if all(layer is not known for known in self._layers):
+                self._layers.append(layer)
+        self.output_shape = nest.pack_sequence_as(outputs, [x.shape for x in self._outputs])
+        self.built = True
+
+    @property
+    def inputs(self) -> list[KerasTensor]:
+        """The model's symbolic inputs, as a list.
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,), name="x")
+        >>> tf.keras.Model(x, tf.keras.layers.ReLU()(x)).inputs
+        [<KerasTensor shape=(None, 2), dtype=float32, sparse=False, ragged=False, name=x>]
+        """
+        return list(self._inputs)
+
+    @property
+    def outputs(self) -> list[KerasTensor]:
+        """The model's symbolic outputs, as a list.
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,))
+        >>> [y.shape for y in tf.keras.Model(x, tf.keras.layers.Dense(3)(x)).outputs]
+        [(None, 3)]
+        """
+        return list(self._outputs)
+
+    def call(self, inputs: Any, training: bool | None = None) -> Any:
+        """The recorded layer calls replayed on ``inputs`` (structured as the model's ``inputs``); ``training``
+        reaches the layers that take it.
+
+        >>> import minitape as tf
+        >>> a, b = tf.keras.Input(shape=(2,)), tf.keras.Input(shape=(2,))
+        >>> model = tf.keras.Model([a, b], tf.keras.layers.Add()([a, b]))
+        >>> model.call([np.ones((1, 2)), np.ones((1, 2))]).numpy()
+        array([[2., 2.]], dtype=float32)
+        """
+        values = nest.flatten(inputs)
+        if len(values) != len(self._inputs):
+            raise ValueError(f"Functional model '{self.name}' expects {len(self._inputs)} input(s), but it received "
+                             f"{len(values)} input tensors; pass them structured as its `inputs`.")
+        values = [self._as_input(k, value, x) for k, (value, x) in enumerate(zip(values, self._inputs))]
+        computed = functional.replay(self._nodes, self._inputs, values)
+        return nest.pack_sequence_as(self._output_structure, [computed[x] for x in self._outputs])
+
+    def _as_input(self, k: int, value: Any, symbolic: KerasTensor) -> Tensor:
+        """One input as a tensor of its ``Input``'s dtype, its shape checked against the Input's."""
+        value = convert_to_tensor(value.numpy() if hasattr(value, "numpy") else value)
+        if value.dtype.name != symbolic.dtype:
+            value = ops.cast(value, symbolic.dtype)
+        shape = tuple(value.shape)
+        if len(shape) != symbolic.ndim or any(n is not None and n != m for n, m in zip(symbolic.shape, shape)):
+            raise ValueError(f'Input {k} of layer "{self.name}" is incompatible with the layer: expected '
+                             f"shape={symbolic.shape}, found shape={shape}; give it data of the `Input`'s shape.")
+        return value

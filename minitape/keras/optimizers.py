@@ -60,6 +60,9 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]]) -> None:
         """Apply ``(gradient, variable)`` pairs; pairs whose gradient is None are skipped, with a warning.
 
+        Then each updated variable that has a ``constraint`` (a layer's ``kernel_constraint``...) is
+        assigned ``constraint(variable)``.
+
         >>> import minitape as tf
         >>> w = tf.Variable(1.0)
         >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
@@ -107,6 +110,9 @@ class Optimizer:
         step = int(self.iterations.numpy())
         for g, v in pairs:
             self.update(v, ops.cast(g, v.dtype), self._slots_for(v), step)
+        for _, v in pairs:        # as Keras 3: once every variable has moved, each is projected by its constraint
+            if getattr(v, "constraint", None) is not None:
+                v.assign(v.constraint(v))
 
     def _slots_for(self, variable: Variable) -> dict[str, Variable]:
         if variable._id not in self._slots:

@@ -23,22 +23,23 @@ from minitape.core.tensor import Tensor, Variable
 
 
 class KerasVariable(Variable):
-    """A layer's weight: a ``Variable`` with Keras' ``name``, ``path`` and ``regularizer``.
+    """A layer's weight: a ``Variable`` with Keras' ``name``, ``path``, ``regularizer`` and ``constraint`` (which
+    optimisers apply after each step; see ``constraints``).
 
     >>> from minitape.keras.variables import KerasVariable
     >>> v = KerasVariable([1.0, 2.0], name="scale", path="block/scale")
     >>> v
     <Variable path=block/scale, shape=(2,), dtype=float32, value=[1. 2.]>
-    >>> v.name, v.trainable, v.regularizer is None
-    ('scale', True, True)
+    >>> v.name, v.trainable, v.regularizer is None, v.constraint is None
+    ('scale', True, True, True)
     """
 
-    __slots__ = ("path", "regularizer")
+    __slots__ = ("path", "regularizer", "constraint")
 
     def __init__(self, initial_value: Any, trainable: bool = True, name: str = "variable", path: str | None = None,
-                 regularizer: Callable | None = None) -> None:
+                 regularizer: Callable | None = None, constraint: Callable | None = None) -> None:
         super().__init__(initial_value, trainable=trainable)
-        self.name, self.path, self.regularizer = name, path or name, regularizer
+        self.name, self.path, self.regularizer, self.constraint = name, path or name, regularizer, constraint
 
     @property
     def value(self) -> Tensor:

@@ -4,8 +4,8 @@
 #   d2l/tensorflow.py defines them (tensor = tf.constant, reshape = tf.reshape, arange = tf.range,
 #   float32 = tf.float32, concat = tf.concat)
 # xfail: sliced Variable assign (`Y[i, j].assign(...)`: 'Tensor' object has no attribute 'assign'); no
-#   `tf.keras.layers.MaxPool2D` (only MaxPooling2D); no `tf.pad`; reprs say `minitape.Tensor`/`minitape.Variable`
-#   where TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
+#   `tf.pad`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a
+#   documented difference; the harness compares verbatim)
 import minitape as tf
 
 def pool2d(X, pool_size, mode='max'):

@@ -1,6 +1,5 @@
 # Source: https://d2l.ai/chapter_builders-guide/lazy-init.html (d2l-ai/d2l-en, chapter_builders-guide/lazy-init.md), "6.4 Lazy Initialization", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped
-# xfail: no `get_weights()` on Keras layers and models
 import minitape as tf
 # %%
 net = tf.keras.models.Sequential([

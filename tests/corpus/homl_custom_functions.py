@@ -1,7 +1,5 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Other Custom Functions"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: `tf.keras.layers.Dense` rejects `kernel_regularizer` and `kernel_constraint` (ValueError: Unrecognized
-#   keyword arguments)
 import minitape as tf
 # %%
 def my_softplus(z):

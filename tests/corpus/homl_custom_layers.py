@@ -2,10 +2,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; of the section's cells, those that train on the
 #   California housing data are left out (the two Lambda-layer cells and the MyMultiLayer cells kept);
 #   `import numpy as np` (from the notebook's earlier "Tensors and NumPy" cell) added
-# xfail: float32 `tf.exp` differs from TF's in the last digit (exp(-1) = 0.36787942 vs 0.36787945); no
-#   `tf.keras.layers.Input` (symbolic KerasTensor inputs); print(TensorShape) shows `TensorShape([2, 2])`, TF `(2,
-#   2)`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented
-#   difference; the harness compares verbatim)
 import numpy as np
 
 import minitape as tf

@@ -1,6 +1,5 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Custom Metrics" / "Streaming metrics"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: no `tf.keras.metrics.Precision`
 import minitape as tf
 # %%
 precision = tf.keras.metrics.Precision()

@@ -3,7 +3,6 @@
 #   cells split where the guide's text blocks split them; the first `Linear` (its `tf.Variable` weights are
 #   not tracked by Keras 3, so the guide's own assert fails under TF 2.21), "Layer gradients" and "Tracking losses" (MNIST
 #   training loops) and "Trainable and non-trainable weights" (same Keras 3 tf.Variable assert) left out
-# xfail: no `tf.keras.Input` (functional API)
 import minitape as tf
 from minitape import keras
 # %%

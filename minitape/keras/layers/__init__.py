@@ -1,10 +1,12 @@
 """Keras layers, one module per family, as Keras 3 groups them:
 
 * ``layer``: ``Layer``, the base class (its sub-layers tracked through ``tracking``);
+* ``input_layer``: ``Input``, ``InputLayer`` (the start of a functional model);
 * ``core``: ``Dense``, ``Lambda``;
 * ``activation``: ``Dropout``, ``ReLU``, ``Activation`` (no variables, no change of shape);
 * ``convolutional``: ``Conv2D``;
-* ``pooling``: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalAveragePooling2D``;
+* ``pooling``: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalAveragePooling2D``, ``GlobalMaxPooling2D``
+  (and Keras' short names: ``MaxPool2D``, ``AvgPool2D``, ``GlobalAvgPool2D``, ``GlobalMaxPool2D``);
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
@@ -18,14 +20,17 @@ Both spellings of the import work, as with Keras:
 (True, 'Conv2D')
 """
 from minitape.keras.layers.layer import Layer
+from minitape.keras.layers.input_layer import Input, InputLayer
 from minitape.keras.layers.core import Dense, Lambda
 from minitape.keras.layers.activation import Activation, Dropout, ReLU
 from minitape.keras.layers.convolutional import Conv2D
 from minitape.keras.layers.embedding import Embedding
 from minitape.keras.layers.merging import Add
 from minitape.keras.layers.normalization import BatchNormalization, LayerNormalization
-from minitape.keras.layers.pooling import AveragePooling2D, GlobalAveragePooling2D, MaxPooling2D
+from minitape.keras.layers.pooling import (AveragePooling2D, AvgPool2D, GlobalAveragePooling2D, GlobalAvgPool2D,
+                                          GlobalMaxPool2D, GlobalMaxPooling2D, MaxPool2D, MaxPooling2D)
 from minitape.keras.layers.reshaping import Flatten
 
-__all__ = ["Activation", "Add", "AveragePooling2D", "BatchNormalization", "Conv2D", "Dense", "Dropout", "Embedding",
-           "Flatten", "GlobalAveragePooling2D", "Lambda", "Layer", "LayerNormalization", "MaxPooling2D", "ReLU"]
+__all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout",
+           "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalMaxPooling2D",
+           "Input", "InputLayer", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from minitape import nn
 from minitape.core.tensor import Tensor
-from minitape.keras import activations, initializers, regularizers
+from minitape.keras import activations, constraints, initializers, regularizers
 from minitape.keras.layers import checks
 from minitape.keras.layers.core import Layer
 
@@ -41,7 +41,8 @@ class Conv2D(Layer):
                  dilation_rate: int | tuple[int, int] = (1, 1), activation: str | Callable | None = None,
                  use_bias: bool = True, kernel_initializer: str | Callable = "glorot_uniform",
                  bias_initializer: str | Callable = "zeros", kernel_regularizer: Any = None,
-                 bias_regularizer: Any = None, **kwargs: Any) -> None:
+                 bias_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if isinstance(filters, bool) or not isinstance(filters, int) or filters <= 0:
             raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. "
@@ -61,6 +62,8 @@ class Conv2D(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (``kernel_size + (in_channels, filters)``) and ``bias`` (``filters``).
@@ -76,9 +79,11 @@ class Conv2D(Layer):
                              f"found ndim={len(input_shape)}. Full shape received: {tuple(input_shape)}")
         shape = (*self.kernel_size, input_shape[-1], self.filters)
         self.kernel = self.add_weight(name="kernel", shape=shape, initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                                     regularizer=self.bias_regularizer) if self.use_bias else None)
+                                     regularizer=self.bias_regularizer,
+                                     constraint=self.bias_constraint) if self.use_bias else None)
         super().build(input_shape)
 
     def call(self, inputs: Tensor) -> Tensor:

@@ -13,7 +13,7 @@ from typing import Any
 
 from minitape import ops
 from minitape.core.tensor import Tensor, Variable
-from minitape.keras import activations, initializers, regularizers
+from minitape.keras import activations, constraints, initializers, regularizers
 from minitape.keras.layers.layer import Layer, takes_training
 
 __all__ = ["Dense", "Lambda", "Layer", "takes_training"]
@@ -30,7 +30,8 @@ class Dense(Layer):
 
     def __init__(self, units: int, activation: str | Callable | None = None, use_bias: bool = True,
                  kernel_initializer: str | Callable = "glorot_uniform", bias_initializer: str | Callable = "zeros",
-                 kernel_regularizer: Any = None, bias_regularizer: Any = None, **kwargs: Any) -> None:
+                 kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,
+                 bias_constraint: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Dense: received an invalid value for `units`, expected a positive integer. "
@@ -42,6 +43,8 @@ class Dense(Layer):
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (inputs' last axis by ``units``) and ``bias`` (``units``).
@@ -61,8 +64,10 @@ class Dense(Layer):
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=1, '
                              f"found ndim=0. Full shape received: (); give it at least a vector.")
         self.kernel = self.add_weight((input_shape[-1], self.units), self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, name="kernel")
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint, name="kernel")
         self.bias = self.add_weight((self.units,), self.bias_initializer, regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint,
                                     name="bias") if self.use_bias else None
         super().build(input_shape)
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import math
-import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,21 +30,12 @@ from minitape import ops
 from minitape.checkpointing.call import accepts_keyword, register_context
 from minitape.core import dtypes, nest, random
 from minitape.core.tensor import Tensor, Variable
-from minitape.keras import initializers, regularizers
+from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
+from minitape.keras.keras_tensor import is_symbolic, symbolic_call
+from minitape.keras.layers.weights import WeightHolder
+from minitape.keras.naming import unique_name
 from minitape.keras.variables import KerasVariable
-
-_name_counts: collections.Counter = collections.Counter()
-
-
-def _unique_name(cls: type) -> str:
-    """Keras' default name: the class name in snake case (``Conv2D`` is ``conv2d``), numbered after the first."""
-    base = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", cls.__name__)
-    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
-    count = _name_counts[base]
-    _name_counts[base] += 1
-    return base if count == 0 else f"{base}_{count}"
-
 
 class _CallContext(threading.local):
     training: bool | None = None     # the training mode of the layer call in progress, for layers inside it
@@ -70,7 +59,7 @@ def takes_training(cls: type) -> bool:
     return accepts_keyword(cls.call, "training", or_any_keyword=True)
 
 
-class Layer:
+class Layer(WeightHolder):
     """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute.
 
     >>> import minitape as tf
@@ -94,7 +83,7 @@ class Layer:
         self._layers: list[Layer] = []
         self._losses: list[Tensor] = []
         self.trainable = trainable
-        self.name = name or _unique_name(type(self))
+        self.name = name or unique_name(type(self))
         self.built = False
         self.input_shape_hint = None if input_shape is None else tuple(input_shape)   # Sequential builds from it
         self.output_shape: Any = None
@@ -150,6 +139,8 @@ class Layer:
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_symbolic((inputs, args, kwargs)):       # building a functional model: see ``keras_tensor``
+            return symbolic_call(self, inputs, args, kwargs)
         if self.casts_inputs:
             inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
         if not _context.calling:
@@ -191,27 +182,14 @@ class Layer:
                     loss = loss / output.shape[0] if output.shape[0] else ops.zeros_like(loss)
                 self.add_loss(loss)
 
-    def count_params(self) -> int:
-        """How many numbers the layer's variables hold, sub-layers' included.
-
-        >>> import minitape as tf
-        >>> layer = tf.keras.layers.Dense(3)
-        >>> layer.build((None, 4))
-        >>> layer.count_params()                # a 4 x 3 kernel and 3 biases
-        15
-        """
-        if not self.built:
-            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
-                             f"You can build it manually via: `{self.name}.build(input_shape)`.")
-        return sum(math.prod(v.shape) for v in self.variables)
-
     def add_weight(self, *args: Any, shape: Any = None, initializer: str | Callable | None = None, dtype: Any = None,
-                   trainable: bool = True, regularizer: Any = None, name: str | None = None) -> KerasVariable:
+                   trainable: bool = True, regularizer: Any = None, constraint: Any = None,
+                   name: str | None = None) -> KerasVariable:
         """Create a variable owned by this layer: ``add_weight(shape, initializer, dtype, ..., name=...)``.
 
         Its ``name`` is the one given (``"variable"`` if none); its ``path`` puts the names of
         the layers being called, and this layer's, before it.  ``regularizer`` adds a penalty on
-        it to ``losses``.
+        it to ``losses``; ``constraint`` projects it after each optimiser step.
 
         >>> import minitape as tf
         >>> layer = tf.keras.layers.Layer(name="block")
@@ -228,56 +206,9 @@ class Layer:
         name = name or "variable"
         variable = KerasVariable(value, trainable=trainable and self.trainable, name=name,
                                  path="/".join([layer.name for layer in calling] + [name]),
-                                 regularizer=regularizers.get(regularizer))
+                                 regularizer=regularizers.get(regularizer), constraint=constraints.get(constraint))
         self._weights.append(variable)
         return variable
-
-    @property
-    def variables(self) -> list[Variable]:
-        """All variables of this layer and its sub-layers, each once.
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="a"), tf.keras.layers.Dense(1, name="b")],
-        ...                             name="model")
-        >>> _ = model(tf.ones((1, 3)))
-        >>> [v.path for v in model.variables]
-        ['model/a/kernel', 'model/a/bias', 'model/b/kernel', 'model/b/bias']
-        """
-        seen: dict[int, Variable] = {}
-        for layer in self._walk():
-            for v in layer._weights:
-                seen.setdefault(id(v), v)
-        return list(seen.values())
-
-    weights = variables
-
-    @property
-    def trainable_variables(self) -> list[Variable]:
-        """The variables that training updates: those created with ``trainable=True``.
-
-        >>> import minitape as tf
-        >>> dense = tf.keras.layers.Dense(2, name="d")
-        >>> _ = dense(tf.ones((1, 3)))
-        >>> [tuple(v.shape) for v in dense.trainable_variables]
-        [(3, 2), (2,)]
-        """
-        return [v for v in self.variables if v.trainable]
-
-    trainable_weights = trainable_variables
-
-    @property
-    def non_trainable_variables(self) -> list[Variable]:
-        """The variables that training leaves alone: those created with ``trainable=False``.
-
-        >>> import minitape as tf
-        >>> layer = tf.keras.layers.Layer(name="counter")
-        >>> _ = layer.add_weight(name="w"), layer.add_weight(name="count", trainable=False)
-        >>> [v.name for v in layer.non_trainable_variables]
-        ['count']
-        """
-        return [v for v in self.variables if not v.trainable]
-
-    non_trainable_weights = non_trainable_variables
 
     def add_loss(self, loss: Any) -> None:
         """Add a loss (a tensor, or a nest of them) to ``losses``: call it from ``call``; ``fit`` adds it to

@@ -7,6 +7,11 @@ array([[ 5.,  7.],
        [13., 15.]], dtype=float32)
 >>> tf.keras.layers.GlobalAveragePooling2D()(x).numpy()
 array([[7.5]], dtype=float32)
+
+Keras 3's short names are the same classes:
+
+>>> tf.keras.layers.MaxPool2D is tf.keras.layers.MaxPooling2D, tf.keras.layers.GlobalAvgPool2D.__name__
+(True, 'GlobalAveragePooling2D')
 """
 from __future__ import annotations
 
@@ -67,13 +72,11 @@ class AveragePooling2D(_Pooling2D):
     pool = staticmethod(nn.avg_pool2d)
 
 
-class GlobalAveragePooling2D(Layer):
-    """The mean over height and width: one value per channel (``keepdims`` keeps the two axes, as 1s).
+class _GlobalPooling2D(Layer):
+    """What both global poolings share: one value per channel over height and width (``keepdims`` keeps the two
+    axes, as 1s)."""
 
-    >>> import minitape as tf
-    >>> tf.keras.layers.GlobalAveragePooling2D(keepdims=True)(tf.ones((2, 4, 4, 3))).shape
-    TensorShape([2, 1, 1, 3])
-    """
+    reduce = staticmethod(ops.reduce_mean)
 
     def __init__(self, data_format: str | None = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -81,11 +84,36 @@ class GlobalAveragePooling2D(Layer):
         self.keepdims = keepdims
 
     def call(self, inputs: Tensor) -> Tensor:
-        """``tf.reduce_mean(inputs, axis=[1, 2])``.
+        """The reduction over axes 1 and 2 (``tf.reduce_mean`` or ``tf.reduce_max``).
 
         >>> import minitape as tf
-        >>> tf.keras.layers.GlobalAveragePooling2D().call(tf.ones((2, 4, 4, 3))).shape
-        TensorShape([2, 3])
+        >>> tf.keras.layers.GlobalAveragePooling2D().call(tf.ones((2, 4, 4, 3))).shape.as_list()
+        [2, 3]
         """
         checks.ndim(self, inputs, 4)
-        return ops.reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
+        return self.reduce(inputs, axis=[1, 2], keepdims=self.keepdims)
+
+
+class GlobalAveragePooling2D(_GlobalPooling2D):
+    """The mean over height and width: one value per channel (``keepdims`` keeps the two axes, as 1s).
+
+    >>> import minitape as tf
+    >>> tf.keras.layers.GlobalAveragePooling2D(keepdims=True)(tf.ones((2, 4, 4, 3))).shape.as_list()
+    [2, 1, 1, 3]
+    """
+
+
+class GlobalMaxPooling2D(_GlobalPooling2D):
+    """The largest value over height and width: one value per channel.
+
+    >>> import minitape as tf
+    >>> tf.keras.layers.GlobalMaxPooling2D()(tf.reshape(tf.range(8.0), (1, 2, 2, 2))).numpy()
+    array([[6., 7.]], dtype=float32)
+    """
+
+    reduce = staticmethod(ops.reduce_max)
+
+
+# Keras 3's shorter spellings name the same classes.
+MaxPool2D, AvgPool2D = MaxPooling2D, AveragePooling2D
+GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D

@@ -26,4 +26,4 @@ class Flatten(Layer):
         >>> tf.keras.layers.Flatten().call(tf.reshape(tf.range(4.0), (1, 2, 2))).numpy()
         array([[0., 1., 2., 3.]], dtype=float32)
         """
-        return ops.reshape(inputs, (inputs.shape[0], -1))
+        return ops.reshape(inputs, (len(inputs), -1))
