@@ -27,12 +27,12 @@ from minitape.core.tensor_shape import TensorShape
 from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops
 from minitape.ops import (
-    abs, add, add_n, argmax, argmin, broadcast_to, cast, clip_by_global_norm, clip_by_norm, clip_by_value, concat,
-    cos, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater, greater_equal, identity, less,
-    less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm, not_equal, one_hot, ones,
-    ones_like, pow, range, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign,
-    sin, sqrt, square, squeeze, stack, stop_gradient, subtract, tanh, tensordot, tile, to_device, transpose, where,
-    zeros, zeros_like,
+    abs, add, add_n, argmax, argmin, boolean_mask, broadcast_to, cast, clip_by_global_norm, clip_by_norm,
+    clip_by_value, concat, cos, cumsum, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater,
+    greater_equal, identity, less, less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm,
+    not_equal, one_hot, ones, ones_like, pow, range, rank, reduce_max, reduce_mean, reduce_min, reduce_prod,
+    reduce_sum, reshape, shape, sigmoid, sign, sin, size, sqrt, square, squeeze, stack, stop_gradient, subtract,
+    tanh, tensordot, tile, to_device, transpose, where, zeros, zeros_like,
 )
 #: ``x[tf.newaxis]`` adds an axis of size 1, as NumPy's ``None`` does (it is ``None``).
 newaxis = None

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, backends, dtypes, scopes
+from minitape.core.conversion import default_dtype, to_array
 from minitape.core.dtypes import DType
 from minitape.core.state import variable_accessed
 from minitape.core.tensor_shape import TensorShape
@@ -298,57 +299,11 @@ def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: An
     """``value`` (a number, nested list, NumPy array or tensor) as a new array of ``backend``, by TF's dtype rules."""
     if isinstance(value, _TensorLike):
         value = arrays.to_numpy(value._value)
-    target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
-    array = _to_array(value, target)
+    target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else default_dtype(value)
+    array = to_array(value, target)
     if shape is not None:
         array = arrays.shaped(array, shape)
     return backend.from_numpy(array)
-
-
-def _default_dtype(value: Any) -> np.dtype | None:
-    try:
-        return dtypes.for_python_value(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
-    if isinstance(value, str | bytes) or value is None:
-        raise _unsupported(value)
-    try:
-        array = _wrapping(value, dtype)
-    except (TypeError, ValueError) as error:
-        raise _unsupported(value) from error
-    if array.dtype == object or array.dtype.kind not in "fiub":
-        raise _unsupported(value)
-    if array.dtype.kind == "f" and isinstance(value, list | tuple) and np.isnan(array).any():
-        if np.array(value).dtype == object:          # NumPy turned a None into nan: TF refuses it
-            raise _unsupported(value)
-    if dtype is None:
-        array = array.astype(dtypes.as_dtype(array.dtype).as_numpy_dtype_, copy=False)
-    elif not _converts_exactly(value, array):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {array.dtype.name}")
-    return array
-
-
-def _wrapping(value: Any, dtype: np.dtype | None) -> np.ndarray:
-    """``np.array(value, dtype)``, except that ints too big for an integer dtype wrap around, as in TF (uint8: 300 -> 44)."""
-    try:
-        return np.array(value, dtype=dtype)
-    except OverflowError:
-        return np.array(value).astype(dtype)
-
-
-def _converts_exactly(value: Any, array: np.ndarray) -> bool:
-    """False when a Python/NumPy float would be truncated into an integer dtype."""
-    if array.dtype.kind not in "iub":
-        return True
-    original = np.asarray(value)
-    return original.dtype.kind not in "fc" or bool(np.all(original == array))
-
-
-def _unsupported(value: Any) -> ValueError:
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a Tensor.")
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:
