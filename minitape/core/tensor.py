@@ -240,20 +240,25 @@ class Variable(_TensorLike):
     value = read_value
 
     def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
-               read_value: bool = True) -> "Variable | None":
-        """Replace the value (same shape and dtype; tensors read before keep theirs); returns the variable.
+               read_value: bool = True) -> "UnreadVariable | None":
+        """Replace the value (same shape and dtype; tensors read before keep theirs).
+
+        Returns what TF's eager ``assign`` returns: an [`UnreadVariable`][minitape.core.tensor.UnreadVariable]
+        standing for this variable (None with ``read_value=False``).
 
         >>> v = tf.Variable(1.0)
         >>> before = v.read_value()
-        >>> v.assign(5.0).numpy(), before.numpy()
-        (np.float32(5.0), np.float32(1.0))
+        >>> v.assign(5.0)
+        <minitape.Variable 'UnreadVariable' shape=() dtype=float32, numpy=5.0>
+        >>> before.numpy()
+        np.float32(1.0)
         """
         self._value = self._coerce(value)
-        return self if read_value else None
+        return UnreadVariable(self) if read_value else None
 
     def assign_add(self, delta: Any, use_locking: bool = False, name: str | None = None,
-                   read_value: bool = True) -> "Variable | None":
-        """Add ``delta`` to the value; returns the variable.
+                   read_value: bool = True) -> "UnreadVariable | None":
+        """Add ``delta`` to the value; returns it as ``assign`` does.
 
         >>> tf.Variable([1.0, 2.0]).assign_add([0.5, 0.5]).numpy()
         array([1.5, 2.5], dtype=float32)
@@ -261,8 +266,8 @@ class Variable(_TensorLike):
         return self.assign(self._value + self._coerce(delta, "assign_add"), read_value=read_value)
 
     def assign_sub(self, delta: Any, use_locking: bool = False, name: str | None = None,
-                   read_value: bool = True) -> "Variable | None":
-        """Subtract ``delta`` from the value; returns the variable.
+                   read_value: bool = True) -> "UnreadVariable | None":
+        """Subtract ``delta`` from the value; returns it as ``assign`` does.
 
         >>> tf.Variable([1.0, 2.0]).assign_sub([0.5, 0.5]).numpy()
         array([0.5, 1.5], dtype=float32)
@@ -275,6 +280,47 @@ class Variable(_TensorLike):
                                                                               dtype=self.dtype)
         arrays.check_update(self.name, method, self._value, array, shown=value)
         return array      # a tensor's array is shared, not copied: values never mutate
+
+
+class UnreadVariable(Variable):
+    """What ``assign`` returns in TF's eager mode (its ``_UnreadVariable``): the variable, not read yet.
+
+    It is a second handle on the same variable: it prints (as ``'UnreadVariable'``) the
+    variable's value *at the time it is printed*, writes through it go to the variable, and
+    ``tape.gradient(y, it)`` is the variable's gradient.  As in TF, reading it is not recorded:
+    a tape sees the value read from it as a constant (read the variable itself to differentiate).
+
+    >>> v = tf.Variable([1.0, 2.0])
+    >>> u = v.assign([3.0, 4.0])
+    >>> _ = v.assign_add([1.0, 1.0])
+    >>> u, u.name
+    (<minitape.Variable 'UnreadVariable' shape=(2,) dtype=float32, numpy=array([4., 5.], dtype=float32)>, 'UnreadVariable')
+    """
+
+    __slots__ = ("_variable",)
+
+    def __init__(self, variable: Variable) -> None:
+        self._variable = variable
+        self._id, self.trainable, self.name = variable._id, variable.trainable, "UnreadVariable"
+
+    # The value lives in the variable: reading and writing it go there.
+    _value = property(lambda self: self._variable._value, lambda self, value: setattr(self._variable, "_value", value))
+
+    def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
+               read_value: bool = True) -> "UnreadVariable | None":
+        return self._variable.assign(value, read_value=read_value)
+
+    assign.__doc__ = Variable.assign.__doc__
+
+    def read_value(self) -> Tensor:
+        """The variable's current value, as a tensor no tape follows (TF reads it without recording).
+
+        >>> tf.Variable(1.0).assign(2.0).read_value()
+        <minitape.Tensor: shape=(), dtype=float32, numpy=2.0>
+        """
+        return Tensor(self._value)
+
+    value = read_value
 
 
 def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
