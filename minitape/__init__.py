@@ -26,6 +26,7 @@ from minitape.core.dtypes import (  # noqa: A004
 from minitape.core.tensor_shape import TensorShape
 from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops
+from minitape.ops.variable_scatter import IndexedSlices
 from minitape.ops import (
     abs, add, add_n, argmax, argmin, boolean_mask, broadcast_to, cast, clip_by_global_norm, clip_by_norm,
     clip_by_value, concat, cos, cumsum, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater,
