@@ -50,6 +50,7 @@ from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequen
 from minitape.checkpointing import schedules
 from minitape import config, gradcheck, init_ops, linalg, math, nn, printing
 from minitape.functions import TensorSpec, function
+from minitape.control_flow import while_loop
 from minitape.module import Module
 from minitape.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
