@@ -99,7 +99,8 @@ def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a
     >>> tf.linalg.matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0]).numpy()
     array([3., 7.], dtype=float32)
     """
-    a, b = pair("matmul", a, b)
+    # Each converted on its own, as TF does: a list of floats does not become ints to suit an int matrix.
+    a, b = pair("matmul", as_operand(a, "matvec"), as_operand(b, "matvec"))
     if a.ndim < 2 or b.ndim < 1:
         raise InvalidArgumentError(f"matvec: a must have rank >= 2 and b rank >= 1, got shapes {tuple(a.shape)} "
                                    f"and {tuple(b.shape)}; for two vectors use tf.tensordot(a, b, 1).")
