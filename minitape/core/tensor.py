@@ -243,7 +243,7 @@ class Variable(_TensorLike):
                read_value: bool = True) -> "UnreadVariable | None":
         """Replace the value (same shape and dtype; tensors read before keep theirs).
 
-        Returns what TF's eager ``assign`` returns: an [`UnreadVariable`][minitape.core.tensor.UnreadVariable]
+        Returns what TF's eager ``assign`` returns: an ``UnreadVariable``
         standing for this variable (None with ``read_value=False``).
 
         >>> v = tf.Variable(1.0)

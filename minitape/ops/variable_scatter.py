@@ -1,6 +1,6 @@
 """Updating some rows (or entries) of a variable at once: ``v.scatter_update``, ``v.scatter_nd_add``...
 
-TensorFlow names the rows a sparse update touches with a [`IndexedSlices`][minitape.IndexedSlices]
+TensorFlow names the rows a sparse update touches with a ``IndexedSlices``
 (``values[i]`` goes to row ``indices[i]``) and the entries of an ``*_nd_*`` update with index
 vectors.  Each method combines the old value there with the update (replace, add, subtract,
 multiply, divide, max, min), one index after another, as TF's CPU kernels do: a repeated index
@@ -115,7 +115,7 @@ def _rows_method(how: str) -> Callable[..., UnreadVariable]:
         return _scatter(self, how, sparse_delta.indices, sparse_delta.values, nd=False)
     method.__name__ = method.__qualname__ = f"scatter_{how}"
     method.__doc__ = (f"Row ``indices[i]`` of the variable becomes ``{how}(row, values[i])``, for a "
-                      f"[`IndexedSlices`][minitape.IndexedSlices]; returns what ``assign`` returns.\n\n"
+                      f"``IndexedSlices``; returns what ``assign`` returns.\n\n"
                       f"    >>> v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\n"
                       f"    >>> v.scatter_{how}(tf.IndexedSlices([[2.0, 2.0]], [1])).numpy()[1]\n"
                       f"    array({_example(how)}, dtype=float32)\n")
