@@ -31,6 +31,23 @@ def test_reading_an_unread_variable_is_not_recorded_but_its_gradient_is_the_vari
     assert tape.gradient(y, u).numpy().tolist() == [2.0, 2.0]
 
 
+def test_an_unread_variable_is_followed_by_tapes_that_watch_the_variable_as_in_tf():
+    v = tf.Variable([1.0, 2.0])
+    u = v.assign([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = u * u
+    assert tape.gradient(y, v).numpy().tolist() == [2.0, 4.0]
+    with tf.GradientTape() as tape:
+        r = v.assign([3.0, 3.0])                  # an assign inside the tape is an access: the tape watches v
+        y = r * 3.0
+    assert tape.gradient(y, v).numpy().tolist() == [3.0, 3.0]
+    with tf.GradientTape() as tape:
+        _ = v * 1.0
+        y = u * u
+    assert tape.gradient(y, u).numpy().tolist() == [6.0, 6.0]
+
+
 def test_a_function_returns_tensors_never_variables():
     counter = tf.Variable(0)
 

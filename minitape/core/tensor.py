@@ -287,8 +287,9 @@ class UnreadVariable(Variable):
 
     It is a second handle on the same variable: it prints (as ``'UnreadVariable'``) the
     variable's value *at the time it is printed*, writes through it go to the variable, and
-    ``tape.gradient(y, it)`` is the variable's gradient.  As in TF, reading it is not recorded:
-    a tape sees the value read from it as a constant (read the variable itself to differentiate).
+    ``tape.gradient(y, it)`` is the variable's gradient.  As in TF, making one counts as an access
+    of the variable (the tapes recording then watch it, as a read would), and reading it reads the
+    variable without a further access: a tape that does not watch the variable sees a constant.
 
     >>> v = tf.Variable([1.0, 2.0])
     >>> u = v.assign([3.0, 4.0])
@@ -300,6 +301,7 @@ class UnreadVariable(Variable):
     __slots__ = ("_variable",)
 
     def __init__(self, variable: Variable) -> None:
+        variable_accessed(variable)                 # TF's _lazy_read: the recording tapes watch the variable
         self._variable = variable
         self._id, self.trainable, self.name = variable._id, variable.trainable, "UnreadVariable"
 
@@ -313,12 +315,12 @@ class UnreadVariable(Variable):
     assign.__doc__ = Variable.assign.__doc__
 
     def read_value(self) -> Tensor:
-        """The variable's current value, as a tensor no tape follows (TF reads it without recording).
+        """The variable's current value, followed by the tapes that watch the variable (it makes none watch).
 
         >>> tf.Variable(1.0).assign(2.0).read_value()
         <minitape.Tensor: shape=(), dtype=float32, numpy=2.0>
         """
-        return Tensor(self._value)
+        return wrap(self._value, self._id)
 
     value = read_value
 

@@ -1,6 +1,6 @@
 """Updating some rows (or entries) of a variable at once: ``v.scatter_update``, ``v.scatter_nd_add``...
 
-TensorFlow names the rows a sparse update touches with a ``IndexedSlices``
+TensorFlow names the rows a sparse update touches with an ``IndexedSlices``
 (``values[i]`` goes to row ``indices[i]``) and the entries of an ``*_nd_*`` update with index
 vectors.  Each method combines the old value there with the update (replace, add, subtract,
 multiply, divide, max, min), one index after another, as TF's CPU kernels do: a repeated index
