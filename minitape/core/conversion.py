@@ -4,13 +4,15 @@
 ``minitape.core.tensor.array_on``).  Floats become float32 and ints int32, as in TF; a
 nested list must be rectangular; None, strings and objects are refused with TF's words.
 
->>> from minitape.core.conversion import to_array
->>> to_array([[1, 2], [3, 4]], None).dtype
+>>> from minitape.core.conversion import default_dtype, to_array
+>>> value = [[1, 2], [3, 4]]
+>>> to_array(value, default_dtype(value)).dtype
 dtype('int32')
 >>> to_array([[1, 2], [3]], None)
 Traceback (most recent call last):
 ...
 ValueError: Can't convert non-rectangular Python sequence to Tensor.
+Every row of a nested list needs the same length, down to numbers; for rows of different lengths TF has tf.ragged.constant.
 """
 from __future__ import annotations
 
@@ -31,9 +33,11 @@ def default_dtype(value: Any) -> np.dtype | None:
 
 
 def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
-    """``value`` (a number, nested list or NumPy array) as a new NumPy array of ``dtype`` (None: TF's default).
+    """``value`` (a number, nested list or NumPy array) as a new NumPy array of ``dtype``.
 
-    >>> to_array(1.5, None), to_array([1, 2], np.dtype("float64"))
+    With ``dtype`` None NumPy picks it, kept to TF's dtypes; ``array_on`` passes ``default_dtype(value)``.
+
+    >>> to_array(1.5, np.dtype("float32")), to_array([1, 2], np.dtype("float64"))
     (array(1.5, dtype=float32), array([1., 2.]))
     """
     if isinstance(value, str | bytes) or value is None:
