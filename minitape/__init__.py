@@ -26,13 +26,14 @@ from minitape.core.dtypes import (  # noqa: A004
 from minitape.core.tensor_shape import TensorShape
 from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops
+from minitape.ops.variable_scatter import IndexedSlices
 from minitape.ops import (
-    abs, add, add_n, argmax, argmin, broadcast_to, cast, clip_by_global_norm, clip_by_norm, clip_by_value, concat,
-    cos, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater, greater_equal, identity, less,
-    less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm, not_equal, one_hot, ones,
-    ones_like, pow, range, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, reshape, sigmoid, sign,
-    sin, sqrt, square, squeeze, stack, stop_gradient, subtract, tanh, tensordot, tile, to_device, transpose, where,
-    zeros, zeros_like,
+    abs, add, add_n, argmax, argmin, boolean_mask, broadcast_to, cast, clip_by_global_norm, clip_by_norm,
+    clip_by_value, concat, cos, cumsum, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater,
+    greater_equal, identity, less, less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm,
+    not_equal, one_hot, ones, ones_like, pow, range, rank, reduce_max, reduce_mean, reduce_min, reduce_prod,
+    reduce_sum, reshape, shape, sigmoid, sign, sin, size, sqrt, square, squeeze, stack, stop_gradient, subtract,
+    tanh, tensordot, tile, to_device, transpose, where, zeros, zeros_like,
 )
 #: ``x[tf.newaxis]`` adds an axis of size 1, as NumPy's ``None`` does (it is ``None``).
 newaxis = None
@@ -49,6 +50,7 @@ from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequen
 from minitape.checkpointing import schedules
 from minitape import config, gradcheck, init_ops, linalg, math, nn, printing
 from minitape.functions import TensorSpec, function
+from minitape.control_flow import while_loop
 from minitape.module import Module
 from minitape.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,

@@ -5,7 +5,9 @@ minitape always runs a ``tf.function`` eagerly, exactly as TensorFlow does after
 and all, and its keyword arguments (``input_signature``, ``jit_compile``,
 ``reduce_retracing``...) are accepted and change nothing (TF does not check an
 ``input_signature`` when running eagerly either).  So a training step written for TF runs
-unchanged, and a tape records every op inside it.
+unchanged, and a tape records every op inside it.  What it returns comes back as TF's
+function returns it: numbers, arrays and variables as tensors (a variable read), in the
+same structure; None, strings and other objects as they are.
 
 >>> import minitape as tf
 >>> @tf.function
@@ -26,7 +28,18 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from minitape.core import dtypes
+import numpy as np
+
+from minitape.core import dtypes, nest
+from minitape.core.tensor import Tensor, Variable, convert_to_tensor
+
+
+def _as_output(value: Any) -> Any:
+    """One value a function returned, as TF's graph function gives it back: a variable read, a number or
+    array made a tensor (None, strings and other objects are left as they are)."""
+    if isinstance(value, Variable | bool | int | float | np.ndarray | np.generic) and not isinstance(value, Tensor):
+        return convert_to_tensor(value)
+    return value
 
 
 class TensorSpec:
@@ -51,7 +64,7 @@ class Function:
     >>> import minitape as tf
     >>> f = tf.function(lambda x: x + 1, jit_compile=True)
     >>> f(1), f.python_function(1), f.input_signature
-    (2, 2, None)
+    (<minitape.Tensor: shape=(), dtype=int32, numpy=2>, 2, None)
     """
 
     def __init__(self, python_function: Callable, input_signature: Sequence[TensorSpec] | None = None,
@@ -64,7 +77,8 @@ class Function:
         self.options = options
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._python_function(*args, **kwargs)
+        result = self._python_function(*args, **kwargs)
+        return nest.pack_sequence_as(result, [_as_output(r) for r in nest.flatten(result)])
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         # On a class, ``@tf.function`` decorates a method: reached through an instance, it binds it.

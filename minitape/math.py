@@ -5,7 +5,7 @@
 np.float32(0.0)
 """
 from minitape.ops import (  # noqa: F401
-    abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floordiv, greater, greater_equal, less, less_equal, log, log1p,
+    abs, add, add_n, argmax, argmin, cos, cumsum, divide, equal, erf, exp, floordiv, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, log, log1p,
     logical_and, logical_not, logical_or, maximum, minimum, mod, multiply, negative, not_equal, pow,
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, sigmoid, sign, sin, softplus, sqrt,
     square, subtract, tanh,

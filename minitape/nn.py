@@ -18,12 +18,12 @@ from minitape.core.errors import InvalidArgumentError
 from minitape.ops.arguments import LABELS, as_shape, check_indices, needs_floating, plain
 from minitape.ops import (  # noqa: F401
     as_operand, avg_pool2d, batch_normalization, cast, conv2d, log_softmax, max_pool2d, moments, multiply,
-    negative, operands, reduce_sum, relu, sigmoid, softmax, softplus, sparse_softmax_cross_entropy, tanh,
+    elu, gelu, leaky_relu, negative, operands, reduce_sum, relu, relu6, selu, sigmoid, softmax, softplus, sparse_softmax_cross_entropy, tanh,
 )
 from minitape.core.tensor import Tensor, wrap
 
-__all__ = ["avg_pool2d", "batch_normalization", "conv2d", "dropout", "log_softmax", "max_pool2d", "moments", "relu",
-           "sigmoid", "softmax", "softmax_cross_entropy_with_logits", "softplus", "sparse_softmax_cross_entropy_with_logits", "tanh"]
+__all__ = ["avg_pool2d", "batch_normalization", "conv2d", "dropout", "elu", "gelu", "leaky_relu", "log_softmax", "max_pool2d",
+           "moments", "relu", "relu6", "selu", "sigmoid", "softmax", "softmax_cross_entropy_with_logits", "softplus", "sparse_softmax_cross_entropy_with_logits", "tanh"]
 
 
 def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:

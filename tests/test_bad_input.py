@@ -392,6 +392,42 @@ random.uniform         | tf.random.uniform((3,), 5, 5, dtype=tf.int32)          
 random.uniform         | tf.random.uniform((3,), 0.5, 10, dtype=tf.int32)         | TypeError            | int32
 random.uniform         | tf.random.uniform((3,), [0, 1, 2], 10, dtype=tf.int32)   | InvalidArgumentError | minval
 random.uniform         | tf.random.uniform((3,), dtype=tf.bool)                   | ValueError           | dtype
+# Shapes as tensors, running sums, masks, matrix-vector products, float tests, activations (TF 2.21's types).
+shape                  | tf.shape(x, out_type=tf.float32)                         | InvalidArgumentError | out_type
+rank                   | tf.rank(None)                                            | ValueError           | rank
+cumsum                 | tf.cumsum(x, axis=2)                                     | InvalidArgumentError | axis
+cumsum                 | tf.cumsum(x, axis=[0])                                   | InvalidArgumentError | axis
+cumsum                 | tf.cumsum(x, axis=0.5)                                   | TypeError            | axis
+cumsum                 | tf.cumsum([True])                                        | InvalidArgumentError | cumsum
+boolean_mask           | tf.boolean_mask(x, [True])                               | ValueError           | mask
+boolean_mask           | tf.boolean_mask(x, True)                                 | ValueError           | mask
+linalg.matvec          | tf.linalg.matvec(x, [1.0, 1.0])                          | InvalidArgumentError | matvec
+linalg.matvec          | tf.linalg.matvec([1.0, 2.0], [1.0, 1.0])                 | InvalidArgumentError | matvec
+linalg.matvec          | tf.linalg.matvec([[1, 2]], [1.0, 1.0])                   | InvalidArgumentError | matmul
+math.is_nan            | tf.math.is_nan([1, 2])                                   | InvalidArgumentError | is_nan
+math.is_finite         | tf.math.is_finite([True])                                | InvalidArgumentError | is_finite
+nn.elu                 | tf.nn.elu([1, 2])                                        | InvalidArgumentError | elu
+nn.relu6               | tf.nn.relu6([True])                                      | InvalidArgumentError | relu6
+nn.leaky_relu          | tf.nn.leaky_relu([1.0], alpha='a')                       | TypeError            | alpha
+nn.gelu                | tf.nn.gelu([1, 2])                                       | ValueError           | gelu
+nn.selu                | tf.nn.selu(None)                                         | ValueError           | selu
+# TF's own texts: a reshape that cannot fit, a ragged list, watching what is not a tensor.
+reshape                | tf.reshape(x, [4, -1])                                   | InvalidArgumentError | reshape
+reshape                | tf.reshape(x, [-1, -1])                                  | InvalidArgumentError | reshape
+constant               | tf.constant([[1, 2], [3]])                               | ValueError           | non-rectangular
+Variable               | tf.Variable([1, [2]])                                    | ValueError           | mixed types
+GradientTape.watch     | t.watch(np.array(1.0))                                   | ValueError           | watch
+GradientTape.jacobian  | tf.GradientTape().jacobian(Y, X, experimental_use_pfor=False) | RuntimeError    | persistent
+# Scattered updates, item assignment, and the eager while loop.
+Variable.scatter_update | v.scatter_update([1, 2])                                | TypeError            | sparse_delta
+Variable.scatter_update | v.scatter_update(tf.IndexedSlices([1.0], [5]))          | InvalidArgumentError | scatter_update
+Variable.scatter_add   | v.scatter_add(tf.IndexedSlices([[1.0]], [0]))            | InvalidArgumentError | scatter_add
+Variable.scatter_nd_update | v.scatter_nd_update([[5]], [1.0])                    | InvalidArgumentError | scatter_nd_update
+Variable.scatter_nd_add | v.scatter_nd_add([[0.5]], [1.0])                        | InvalidArgumentError | scatter_nd_add
+Variable.__setitem__   | v.__setitem__(0, 2.0)                                    | TypeError            | assign
+while_loop             | tf.while_loop(3, lambda i: i, [0])                       | TypeError            | cond
+while_loop             | tf.while_loop(lambda i: i < 3, lambda i: i + 1, 0)       | ValueError           | loop_vars
+while_loop             | tf.while_loop(lambda i: i < 3, lambda i: (i + 1, 2), [0]) | ValueError          | structure
 """)
 
 # minitape's answer where there is no TF 2.21 answer to copy: TF raises a raw Python error (its own bug), or has

@@ -301,6 +301,19 @@ NEW_OPS = [
     ("einsum three equal axes", lambda x: tf.einsum("iii", x * x), (2, 2, 2)),
     ("einsum implicit matmul", lambda x: tf.einsum("ij,jk", x, tf.transpose(x * x)), (2, 3)),
     ("softplus", lambda x: tf.nn.softplus(x * 3.0), (2, 3)),
+    ("cumsum", lambda x: tf.cumsum(x * x, axis=1), (2, 3)),
+    ("cumsum exclusive reverse", lambda x: tf.cumsum(x * x, axis=0, exclusive=True, reverse=True), (3, 2)),
+    ("boolean_mask", lambda x: tf.boolean_mask(x * x, [[True, False, True], [False, True, True]]), (2, 3)),
+    ("boolean_mask axis", lambda x: tf.boolean_mask(x * x, [False, True, True], axis=1), (2, 3)),
+    ("matvec", lambda x: tf.linalg.matvec(x, x[0] * x[0]), (3, 3)),
+    ("matvec transposed, batched", lambda x: tf.linalg.matvec(x * x, x[0, 0], transpose_a=True), (2, 3, 3)),
+    ("elu", lambda x: tf.nn.elu(x * 2.0), (2, 3)),
+    ("selu", lambda x: tf.nn.selu(x * 2.0), (2, 3)),
+    ("leaky_relu", lambda x: tf.nn.leaky_relu(x * x * x, alpha=0.3), (2, 3)),
+    ("relu6", lambda x: tf.nn.relu6(x * x * x * 4.0), (2, 3)),
+    ("gelu", lambda x: tf.nn.gelu(x * 2.0), (2, 3)),
+    ("gelu approximate", lambda x: tf.nn.gelu(x * 2.0, approximate=True), (2, 3)),
+    ("erf", lambda x: tf.math.erf(x), (2, 3)),
 ]
 
 

@@ -50,6 +50,8 @@ class Jacobians:
         unconnected = unconnected_option(unconnected_gradients)
         (y,) = as_tensors(target, "GradientTape.jacobian: target", single=True)
         flat_sources = as_tensors(sources, "GradientTape.jacobian: sources")
+        if not experimental_use_pfor and not self._persistent:
+            raise _needs_persistent("jacobian", "and with  experimental_use_pfor")       # TF's words, spaces too
         rows = self._rows(y, flat_sources, _one_hots(y, y.shape), _watched_among(self, sources))
         results = [_jacobian_of(row, y.shape, s, unconnected) for row, s in zip(rows, flat_sources)]
         return nest.pack_sequence_as(sources, results) if nest.is_nested(sources) else results[0]
@@ -83,6 +85,8 @@ class Jacobians:
             raise with_hint(ValueError(f"Need first dimension of target shape ({tuple(y.shape)}) and source shape "
                                        f"({tuple(x.shape)}) to match."),
                             "GradientTape.batch_jacobian: example i of the target must come from example i of the source.")
+        if not experimental_use_pfor and not self._persistent:
+            raise _needs_persistent("batch_jacobian", "and  with experimental_use_pfor")
         (row,) = self._rows(y, [x], _one_hots(y, y.shape[1:]), _watched_among(self, source))
         shape = tuple(y.shape) + tuple(x.shape[1:])
         if all(g is None for g in row) or math.prod(shape) == 0:
@@ -114,6 +118,15 @@ def _watched_among(tape: Any, structure: Any) -> set[int]:
     watched when the tape watches what it reads (TF's jacobian reads it, and so watches it)."""
     return {leaf._id for leaf in nest.flatten(structure) if isinstance(leaf, Tensor | Variable) and (
         leaf._id in tape._watched or isinstance(leaf, Variable) and leaf.trainable and tape._watch_accessed_variables)}
+
+
+def _needs_persistent(method: str, words: str) -> RuntimeError:
+    """TF's refusal of ``experimental_use_pfor=False`` on a tape that is not persistent (its row-by-row loop
+    runs the backward pass once per row; minitape's always does, so it answers as TF does)."""
+    return with_hint(RuntimeError(f"GradientTape must be created with persistent=True to compute the {method} "
+                                  f"with eager execution enabled {words} set to False."),
+                     f"GradientTape.{method}: make the tape with tf.GradientTape(persistent=True), or leave "
+                     f"experimental_use_pfor at True.")
 
 
 def _one_hots(y: Tensor, shape: tuple[int, ...]) -> Iterator[Any]:

@@ -33,6 +33,7 @@ from typing import Any
 
 from minitape.core import arrays, backends, events, nest
 from minitape.core.entry import Entry
+from minitape.core.messages import with_hint
 from minitape.core.state import state
 from minitape.core.messages import with_hint
 from minitape.core.tensor import Tensor, Variable, next_id
@@ -198,8 +199,10 @@ class GradientTape(Jacobians):
         """
         for item in nest.flatten(tensor):
             if not isinstance(item, Tensor | Variable):
-                raise ValueError(f"GradientTape.watch: Passed in object {item} of type {type(item).__name__!r}, not "
-                                 f"minitape.Tensor or minitape.Variable. Convert it with tf.constant(...) first.")
+                error = ValueError(f"Passed in object {item} of type {type(item).__name__!r}, "
+                                   f"not tf.Tensor or tf.Variable or ExtensionType.")      # TF's words
+                raise with_hint(error, "GradientTape.watch follows tensors and variables only: "
+                                       "convert it with tf.constant(...) first.")
             if not item.dtype.is_floating:
                 logger.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
                                item.dtype)

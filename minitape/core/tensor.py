@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, backends, dtypes, scopes
+from minitape.core.conversion import default_dtype, to_array
 from minitape.core.dtypes import DType
 from minitape.core.state import variable_accessed
 from minitape.core.tensor_shape import TensorShape
@@ -239,20 +240,25 @@ class Variable(_TensorLike):
     value = read_value
 
     def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
-               read_value: bool = True) -> "Variable | None":
-        """Replace the value (same shape and dtype; tensors read before keep theirs); returns the variable.
+               read_value: bool = True) -> "UnreadVariable | None":
+        """Replace the value (same shape and dtype; tensors read before keep theirs).
+
+        Returns what TF's eager ``assign`` returns: an ``UnreadVariable``
+        standing for this variable (None with ``read_value=False``).
 
         >>> v = tf.Variable(1.0)
         >>> before = v.read_value()
-        >>> v.assign(5.0).numpy(), before.numpy()
-        (np.float32(5.0), np.float32(1.0))
+        >>> v.assign(5.0)
+        <minitape.Variable 'UnreadVariable' shape=() dtype=float32, numpy=5.0>
+        >>> before.numpy()
+        np.float32(1.0)
         """
         self._value = self._coerce(value)
-        return self if read_value else None
+        return UnreadVariable(self) if read_value else None
 
     def assign_add(self, delta: Any, use_locking: bool = False, name: str | None = None,
-                   read_value: bool = True) -> "Variable | None":
-        """Add ``delta`` to the value; returns the variable.
+                   read_value: bool = True) -> "UnreadVariable | None":
+        """Add ``delta`` to the value; returns it as ``assign`` does.
 
         >>> tf.Variable([1.0, 2.0]).assign_add([0.5, 0.5]).numpy()
         array([1.5, 2.5], dtype=float32)
@@ -260,8 +266,8 @@ class Variable(_TensorLike):
         return self.assign(self._value + self._coerce(delta, "assign_add"), read_value=read_value)
 
     def assign_sub(self, delta: Any, use_locking: bool = False, name: str | None = None,
-                   read_value: bool = True) -> "Variable | None":
-        """Subtract ``delta`` from the value; returns the variable.
+                   read_value: bool = True) -> "UnreadVariable | None":
+        """Subtract ``delta`` from the value; returns it as ``assign`` does.
 
         >>> tf.Variable([1.0, 2.0]).assign_sub([0.5, 0.5]).numpy()
         array([0.5, 1.5], dtype=float32)
@@ -274,6 +280,49 @@ class Variable(_TensorLike):
                                                                               dtype=self.dtype)
         arrays.check_update(self.name, method, self._value, array, shown=value)
         return array      # a tensor's array is shared, not copied: values never mutate
+
+
+class UnreadVariable(Variable):
+    """What ``assign`` returns in TF's eager mode (its ``_UnreadVariable``): the variable, not read yet.
+
+    It is a second handle on the same variable: it prints (as ``'UnreadVariable'``) the
+    variable's value *at the time it is printed*, writes through it go to the variable, and
+    ``tape.gradient(y, it)`` is the variable's gradient.  As in TF, making one counts as an access
+    of the variable (the tapes recording then watch it, as a read would), and reading it reads the
+    variable without a further access: a tape that does not watch the variable sees a constant.
+
+    >>> v = tf.Variable([1.0, 2.0])
+    >>> u = v.assign([3.0, 4.0])
+    >>> _ = v.assign_add([1.0, 1.0])
+    >>> u, u.name
+    (<minitape.Variable 'UnreadVariable' shape=(2,) dtype=float32, numpy=array([4., 5.], dtype=float32)>, 'UnreadVariable')
+    """
+
+    __slots__ = ("_variable",)
+
+    def __init__(self, variable: Variable) -> None:
+        variable_accessed(variable)                 # TF's _lazy_read: the recording tapes watch the variable
+        self._variable = variable
+        self._id, self.trainable, self.name = variable._id, variable.trainable, "UnreadVariable"
+
+    # The value lives in the variable: reading and writing it go there.
+    _value = property(lambda self: self._variable._value, lambda self, value: setattr(self._variable, "_value", value))
+
+    def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
+               read_value: bool = True) -> "UnreadVariable | None":
+        return self._variable.assign(value, read_value=read_value)
+
+    assign.__doc__ = Variable.assign.__doc__
+
+    def read_value(self) -> Tensor:
+        """The variable's current value, followed by the tapes that watch the variable (it makes none watch).
+
+        >>> tf.Variable(1.0).assign(2.0).read_value()
+        <minitape.Tensor: shape=(), dtype=float32, numpy=2.0>
+        """
+        return wrap(self._value, self._id)
+
+    value = read_value
 
 
 def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
@@ -298,60 +347,11 @@ def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: An
     """``value`` (a number, nested list, NumPy array or tensor) as a new array of ``backend``, by TF's dtype rules."""
     if isinstance(value, _TensorLike):
         value = arrays.to_numpy(value._value)
-    target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else _default_dtype(value)
-    array = _to_array(value, target)
+    target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else default_dtype(value)
+    array = to_array(value, target)
     if shape is not None:
         array = arrays.shaped(array, shape)
     return backend.from_numpy(array)
-
-
-def _default_dtype(value: Any) -> np.dtype | None:
-    try:
-        return dtypes.for_python_value(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
-    if isinstance(value, str | bytes) or value is None:
-        raise _unsupported(value)
-    try:
-        array = _wrapping(value, dtype)
-    except (TypeError, ValueError) as error:
-        raise _unsupported(value) from error
-    if array.dtype == object or array.dtype.kind not in "fiub":
-        raise _unsupported(value)
-    if array.dtype.kind == "f" and isinstance(value, list | tuple) and np.isnan(array).any():
-        if np.array(value).dtype == object:          # NumPy turned a None into nan: TF refuses it
-            raise _unsupported(value)
-    if dtype is None:
-        array = array.astype(dtypes.as_dtype(array.dtype).as_numpy_dtype_, copy=False)
-    elif not _converts_exactly(value, array):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {array.dtype.name}")
-    return array
-
-
-def _wrapping(value: Any, dtype: np.dtype | None) -> np.ndarray:
-    """``np.array(value, dtype)``, except that ints too big for an integer dtype wrap around, as in TF (uint8: 300 -> 44)."""
-    try:
-        return np.array(value, dtype=dtype)
-    except OverflowError:
-        return np.array(value).astype(dtype)
-
-
-def _converts_exactly(value: Any, array: np.ndarray) -> bool:
-    """False when a Python/NumPy float would be truncated into an integer dtype."""
-    if array.dtype.kind not in "iub":
-        return True
-    original = np.asarray(value)
-    return original.dtype.kind not in "fc" or bool(np.all(original == array))
-
-
-def _unsupported(value: Any) -> ValueError:
-    explanation = getattr(type(value), "conversion_error", None)     # a symbolic value (Keras') says why itself
-    if explanation is not None:
-        return ValueError(explanation)
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a Tensor.")
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:

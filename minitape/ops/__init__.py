@@ -4,13 +4,14 @@ Each family is a module, and each module builds only on those before it:
 
 * ``arguments``: how user values become tensors, shapes and axes;
 * ``creation``: zeros, ones, ranges, ``to_device``;
-* ``shapes``: reshape, transpose, squeeze, expand_dims;
+* ``shapes``: reshape, transpose, squeeze, expand_dims; a tensor's shape, size and rank as tensors;
 * ``broadcasting``: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
 * ``elementwise``: the arithmetic and math functions, ``where``, ``cast``;
 * ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient);
-* ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n;
+* ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n; cumsum;
 * ``indexing``: slicing, gather, one_hot, concat and stack;
 * ``nn``: softmax, log-softmax, fused cross-entropy;
+* ``activations``: elu, selu, leaky_relu, relu6, gelu (and erf);
 * ``linalg``: matmul, tensordot, a matrix's transpose and diagonal, trace;
 * ``einsum``: Einstein summation, diagonals included;
 * ``inverses``: solve, inv, det;
@@ -28,6 +29,7 @@ Op('tanh', keep=('ans',))
 """
 from minitape.core.primitive import ANS, INPUTS, Discarded, Op, OpEntry, apply  # noqa: F401
 from minitape.ops.arguments import as_operand, operands, pair  # noqa: F401
+from minitape.ops.activations import elu, erf, gelu, leaky_relu, relu6, selu  # noqa: F401
 from minitape.ops.broadcasting import broadcast_to, tile, unbroadcast  # noqa: F401
 from minitape.ops.creation import (  # noqa: F401
     eye, fill, linspace, ones, ones_like, range, to_device, zeros, zeros_like,
@@ -38,18 +40,19 @@ from minitape.ops.elementwise import (  # noqa: F401
     multiply, negative, pow, relu, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,
 )
 from minitape.ops.comparisons import (  # noqa: F401
-    equal, greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or, not_equal,
+    equal, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, logical_and, logical_not, logical_or,
+    not_equal,
 )
-from minitape.ops.indexing import concat, gather, getitem, one_hot, stack  # noqa: F401
+from minitape.ops.indexing import boolean_mask, concat, gather, getitem, one_hot, stack  # noqa: F401
 from minitape.ops.einsum import einsum  # noqa: F401
 from minitape.ops.inverses import det, inv, solve  # noqa: F401
-from minitape.ops.linalg import diag, diag_part, matmul, matrix_transpose, tensordot, trace  # noqa: F401
+from minitape.ops.linalg import diag, diag_part, matmul, matrix_transpose, matvec, tensordot, trace  # noqa: F401
 from minitape.ops.norms import clip_by_global_norm, clip_by_norm, global_norm, norm  # noqa: F401
 from minitape.ops.nn import log_softmax, softmax, sparse_softmax_cross_entropy  # noqa: F401
 from minitape.ops.normalization import batch_normalization, moments  # noqa: F401
 from minitape.ops import operators  # noqa: F401  (attaches + - * / @ [] to tensors)
 from minitape.ops.pooling import avg_pool2d, max_pool2d  # noqa: F401
 from minitape.ops.reductions import (  # noqa: F401
-    add_n, argmax, argmin, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+    add_n, argmax, argmin, cumsum, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
 )
-from minitape.ops.shapes import expand_dims, reshape, squeeze, transpose  # noqa: F401
+from minitape.ops.shapes import expand_dims, rank, reshape, shape, size, squeeze, transpose  # noqa: F401

@@ -3,7 +3,7 @@
 Each is one ``binary`` (or ``unary``) row with no
 VJP: a boolean has no gradient, so these ops are never recorded.  ``==`` and
 ``!=`` take any dtype, the orderings take numbers, the logic ops booleans only,
-as TensorFlow registers them.
+as TensorFlow registers them.  ``is_nan``, ``is_inf`` and ``is_finite`` ask about floats only.
 
 >>> import minitape as tf
 >>> tf.less([1.0, 2.0], 2.0).numpy(), tf.math.logical_not([True]).numpy()
@@ -11,7 +11,7 @@ as TensorFlow registers them.
 """
 from __future__ import annotations
 
-from minitape.ops.arguments import ANY, BOOLS
+from minitape.ops.arguments import ANY, BOOLS, FLOATS
 from minitape.ops.elementwise import binary, unary
 
 equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, accepts=ANY, doc="""
@@ -67,4 +67,22 @@ logical_not = unary("logical_not", lambda xp, x: xp.logical_not(x), None, accept
 
     >>> tf.math.logical_not([True]).numpy()
     array([False])
+    """)
+is_nan = unary("is_nan", lambda xp, x: xp.isnan(x), None, accepts=FLOATS, doc="""
+    Elementwise: is ``x`` NaN (not a number)?
+
+    >>> tf.math.is_nan([1.0, float("nan"), float("inf")]).numpy()
+    array([False,  True, False])
+    """)
+is_inf = unary("is_inf", lambda xp, x: xp.isinf(x), None, accepts=FLOATS, doc="""
+    Elementwise: is ``x`` infinite (``inf`` or ``-inf``)?
+
+    >>> tf.math.is_inf([1.0, float("nan"), float("-inf")]).numpy()
+    array([False, False,  True])
+    """)
+is_finite = unary("is_finite", lambda xp, x: xp.isfinite(x), None, accepts=FLOATS, doc="""
+    Elementwise: is ``x`` neither infinite nor NaN?
+
+    >>> tf.math.is_finite([1.0, float("nan"), float("inf")]).numpy()
+    array([ True, False, False])
     """)

@@ -19,13 +19,14 @@ import numpy as np
 
 from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import with_hint
 from minitape.core.primitive import ForEachInput, Op, apply
 from minitape.core.tensor import Tensor, constant
 from minitape.ops.arguments import (
     GATHER_INDICES, ONE_HOT_INDICES, as_axis, as_int, as_operand, check_indices, like, operands, plain, tensor_list,
 )
 from minitape.ops.elementwise import cast, where
-from minitape.ops.shapes import transpose
+from minitape.ops.shapes import reshape, transpose
 
 
 # --------------------------------------------------------------------------- joining
@@ -126,6 +127,32 @@ def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) ->
         raise InvalidArgumentError(f"gather: indices {index_array.tolist()} out of range [0, {x.shape[axis]}) "
                                    f"for axis {axis} of shape {tuple(x.shape)}.")
     return apply(_GATHER, (x,), {"indices": index_array, "axis": axis})
+
+
+def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:
+    """The entries of ``tensor`` where ``mask`` is True, flattened along the axes the mask covers.
+
+    ``mask`` covers the axes of ``tensor`` from ``axis`` (default 0) on.  It is a ``gather`` of the
+    True positions, so the gradient goes back to them and the rest get 0.
+
+    >>> tf.boolean_mask([[1.0, 2.0], [3.0, 4.0]], [False, True]).numpy()
+    array([[3., 4.]], dtype=float32)
+    >>> tf.boolean_mask([[1.0, 2.0], [3.0, 4.0]], [[True, False], [False, True]]).numpy()
+    array([1., 4.], dtype=float32)
+    """
+    x, m = as_operand(tensor, "boolean_mask"), as_operand(mask, "boolean_mask")
+    if m.ndim == 0:
+        raise with_hint(ValueError("mask cannot be scalar."), "boolean_mask: give a mask with one entry per "
+                                                              "row (or per entry) of tensor, e.g. x > 0.")
+    start = 0 if axis is None else as_axis(axis, x.ndim, "boolean_mask")
+    covered = tuple(x.shape)[start:start + m.ndim]
+    if covered != tuple(m.shape):
+        raise with_hint(ValueError(f"Shapes {covered} and {tuple(m.shape)} are incompatible"),
+                        f"boolean_mask: mask of shape {tuple(m.shape)} must match tensor's shape "
+                        f"{tuple(x.shape)} from axis {start} on.")
+    hits = np.flatnonzero(arrays.to_numpy(m._value)).astype(np.int64)       # on the host, as gather's indices
+    rows = x.shape[:start] + (math.prod(covered),) + x.shape[start + m.ndim:]
+    return apply(_GATHER, (reshape(x, rows),), {"indices": hits, "axis": start})
 
 
 def _ungetitem_forward(xp, g, key, shape):

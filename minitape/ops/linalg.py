@@ -90,6 +90,29 @@ def product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool =
     return apply(_MATMUL, (a, b), {"transpose_a": transpose_a, "transpose_b": transpose_b})
 
 
+def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, name: str | None = None) -> Tensor:
+    """Matrix times vector: ``a @ b`` over the last axes of ``a`` (its leading axes are a batch).
+
+    A matmul with ``b`` as a one-column matrix; for real ``a``, ``adjoint_a`` is ``transpose_a``.
+
+    >>> tf.linalg.matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0]).numpy()
+    array([3., 7.], dtype=float32)
+    """
+    # Each converted on its own, as TF does: a list of floats does not become ints to suit an int matrix.
+    a, b = pair("matmul", as_operand(a, "matvec"), as_operand(b, "matvec"))
+    if a.ndim < 2 or b.ndim < 1:
+        raise InvalidArgumentError(f"matvec: a must have rank >= 2 and b rank >= 1, got shapes {tuple(a.shape)} "
+                                   f"and {tuple(b.shape)}; for two vectors use tf.tensordot(a, b, 1).")
+    column = reshape(b, tuple(b.shape) + (1,))
+    flipped = bool(transpose_a) or bool(adjoint_a)
+    if (a.shape[-2] if flipped else a.shape[-1]) != b.shape[-1]:
+        raise InvalidArgumentError(f"matvec: a of shape {tuple(a.shape)}{' transposed' if flipped else ''} "
+                                   f"cannot multiply b of shape {tuple(b.shape)}: the inner sizes differ.")
+    product = matmul(a, column, transpose_a=flipped)
+    return reshape(product, tuple(product.shape)[:-1])
+
+
 # --------------------------------------------------------------------------- products of reshaped tensors
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:

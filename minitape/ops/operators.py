@@ -19,7 +19,7 @@ from minitape.ops import comparisons as cmp, elementwise as ew
 from minitape.ops.creation import to_device
 from minitape.ops.indexing import getitem
 from minitape.ops.linalg import matmul
-from minitape.ops import variable_slices
+from minitape.ops import variable_scatter, variable_slices
 
 #: Each binary operator, its reflected form (``__radd__``: the tensor is on the right), and its op.
 BINARY: dict[str, Callable] = {
@@ -64,6 +64,7 @@ def attach() -> None:
     _TensorLike.__getitem__ = getitem
     Tensor.cpu = cpu
     variable_slices.attach()                                    # v[1:].assign(...)
+    variable_scatter.attach()                                   # v.scatter_nd_update(...)
 
 
 attach()

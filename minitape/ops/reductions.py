@@ -22,8 +22,11 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import with_hint
 from minitape.core.primitive import ANS, ForEachInput, Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import NUMBERS, as_axes, as_operand, count, operands, plain, tensor_list
@@ -228,3 +231,45 @@ def add_n(inputs: Any, name: str | None = None) -> Tensor:
                                        f"{tuple(tensors[0].shape)} != input {k}: {tuple(t.shape)} (add_n does not "
                                        f"broadcast; use tf.broadcast_to or +).")
     return apply(_ADD_N, tensors)
+
+
+# --------------------------------------------------------------------------- running sums
+
+def _cumsum_forward(xp, x, axis, exclusive, reverse):
+    if reverse:
+        x = xp.flip(x, axis=axis)
+    # With the initial 0 the sums are n + 1 long: the exclusive ones are the first n, the others the last n.
+    sums = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=True)
+    kept = [builtins.slice(None)] * x.ndim
+    kept[axis] = builtins.slice(0, -1) if exclusive else builtins.slice(1, None)
+    sums = sums[tuple(kept)]
+    return xp.flip(sums, axis=axis) if reverse else sums
+
+
+# Each input reaches the sums after it (before it, reversed): its gradient is the running sum of g the other way.
+_CUMSUM = Op("cumsum", _cumsum_forward,
+             (lambda g, ans, x, axis, exclusive, reverse: apply(
+                 _CUMSUM, (g,), {"axis": axis, "exclusive": exclusive, "reverse": not reverse}),))
+
+
+def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+    """Running sums along ``axis``: ``[a, a + b, a + b + c]``.
+
+    ``exclusive`` leaves each value out of its own sum (``[0, a, a + b]``); ``reverse`` sums from the end.
+
+    >>> tf.cumsum([1.0, 2.0, 3.0]).numpy(), tf.cumsum([1.0, 2.0, 3.0], exclusive=True, reverse=True).numpy()
+    (array([1., 3., 6.], dtype=float32), array([5., 3., 0.], dtype=float32))
+    """
+    x = as_operand(x, "cumsum")
+    NUMBERS.check("cumsum", x)
+    position = plain(axis)
+    if np.ndim(position) != 0:
+        raise with_hint(InvalidArgumentError(f"ScanOp: axis must be a scalar, not {arrays.listed(np.shape(position))}"
+                                             f" [Op:Cumsum]"), "cumsum: axis is one int, e.g. axis=0.")
+    if not isinstance(position, int | np.integer) or isinstance(position, bool):
+        raise TypeError(f"cumsum: axis must be an int, got {axis!r}.")
+    if not -x.ndim <= position < x.ndim:
+        raise with_hint(InvalidArgumentError(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), but got "
+                                             f"{position} [Op:Cumsum] name: "),
+                        f"cumsum: x has {x.ndim} axes (shape {tuple(x.shape)}): pick one of them.")
+    return apply(_CUMSUM, (x,), {"axis": int(position) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})

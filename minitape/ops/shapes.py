@@ -16,9 +16,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import with_hint
 from minitape.core.primitive import Op, apply
-from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_axes, as_axis, as_operand, as_shape, count, ints
+from minitape.core import dtypes
+from minitape.core.tensor import Tensor, Variable, constant
+from minitape.ops.arguments import as_axes, as_axis, as_operand, as_shape, ints
 
 _RESHAPE = Op("reshape", lambda xp, x, shape: xp.reshape(x, shape), (lambda g, ans, x, shape: reshaped(g, x.shape),))
 
@@ -38,14 +40,40 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """
     x = as_operand(tensor, "reshape")
     shape = as_shape(shape, "reshape", error=InvalidArgumentError, unknown=True)
-    size = count(x, builtins.range(x.ndim))
-    known = math.prod(n for n in shape if n != -1)
-    unknown = shape.count(-1)
-    fits = (unknown == 0 and known == size) or (unknown == 1 and known > 0 and size % known == 0)
-    if not fits:
-        raise InvalidArgumentError(f"reshape: cannot reshape a tensor of shape {tuple(x.shape)} "
-                                   f"({size} values) to {shape}.")
-    return apply(_RESHAPE, (x,), {"shape": shape})
+    filled = _filled(tuple(x.shape), shape)
+    if isinstance(filled, str):
+        raise with_hint(InvalidArgumentError(f"{filled} [Op:Reshape]"),
+                        f"reshape: a tensor of shape {tuple(x.shape)} cannot take the shape {shape}; "
+                        f"give sizes whose product is {math.prod(x.shape)} (one may be -1).")
+    return apply(_RESHAPE, (x,), {"shape": filled})
+
+
+def _filled(old: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...] | str:
+    """``shape`` with its -1 worked out as TF's Reshape kernel does, or TF's words for why it cannot be.
+
+    Sizes of 0 are left out of the products, so ``(0, -1)`` still says what -1 is.
+
+    >>> from minitape.ops.shapes import _filled
+    >>> _filled((3, 2, 5), (3, -1)), _filled((0,), (0, -1))
+    ((3, 10), (0, 1))
+    >>> _filled((3, 2, 5), (7, -1))
+    'Input to reshape is a tensor with 30 values, but the requested shape requires a multiple of 7'
+    """
+    size, unknown = math.prod(old), [k for k, n in enumerate(shape) if n == -1]
+    if len(unknown) > 1:
+        return f"Only one input size may be -1, not both {unknown[0]} and {unknown[1]}"
+    if unknown:
+        zero_in_shape = 0 in shape
+        product = math.prod(n for n in shape if n > 0)
+        counted = math.prod(n for n in old if n > 0 or not zero_in_shape)
+        missing = counted // product
+        if not (zero_in_shape and 0 in old) and product * missing != counted:
+            return (f"Input to reshape is a tensor with {counted} values, but the requested shape requires a "
+                    f"multiple of {product}")
+        shape = shape[:unknown[0]] + (missing,) + shape[unknown[0] + 1:]
+    if math.prod(shape) != size:
+        return f"Input to reshape is a tensor with {size} values, but the requested shape has {math.prod(shape)}"
+    return shape
 
 
 def inverse_permutation(perm: tuple[int, ...]) -> tuple[int, ...]:
@@ -96,3 +124,43 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     shape = list(x.shape)
     shape.insert(position, 1)
     return reshape(x, shape)
+
+
+def _dimensions_of(input: Any, name: str) -> tuple[int, ...]:
+    """The shape of ``input`` (a variable is not read: its shape is known without its value)."""
+    return tuple((input if isinstance(input, Tensor | Variable) else as_operand(input, name)).shape)
+
+
+def shape(input: Any, out_type: Any = None, name: str | None = None) -> Tensor:
+    """The shape of ``input`` as a 1-D integer tensor (int32, or ``out_type`` int64), as TF's ``tf.shape``.
+
+    ``x.shape`` gives the same sizes as a [`TensorShape`][minitape.TensorShape]; ``tf.shape(x)`` gives a tensor.
+
+    >>> tf.shape(tf.zeros((3, 2)))
+    <minitape.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
+    """
+    dtype = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise with_hint(InvalidArgumentError(f"Value for attr 'out_type' of {dtype.name} is not in the list of "
+                                             f"allowed values: int32, int64 [Op:Shape]"),
+                        "shape: out_type must be tf.int32 or tf.int64.")
+    return constant(_dimensions_of(input, "shape"), dtype=dtype)
+
+
+def size(input: Any, out_type: Any = None, name: str | None = None) -> Tensor:
+    """The number of values in ``input``, as a 0-D int32 tensor (or of the number type ``out_type``).
+
+    >>> tf.size(tf.zeros((3, 2)))
+    <minitape.Tensor: shape=(), dtype=int32, numpy=6>
+    """
+    dtype = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
+    return constant(math.prod(_dimensions_of(input, "size")), dtype=dtype)
+
+
+def rank(input: Any, name: str | None = None) -> Tensor:
+    """The number of dimensions of ``input``, as a 0-D int32 tensor (``x.ndim`` is the Python int).
+
+    >>> tf.rank(tf.zeros((3, 2)))
+    <minitape.Tensor: shape=(), dtype=int32, numpy=2>
+    """
+    return constant(len(_dimensions_of(input, "rank")), dtype=dtypes.int32)

@@ -1,8 +1,6 @@
 # Source: https://d2l.ai/chapter_preliminaries/linear-algebra.html (d2l-ai/d2l-en, chapter_preliminaries/linear-algebra.md), "2.3.8 Dot Products" to "2.3.11 Norms", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped;
 #   the cells of "2.3.5" and "2.3.6" that define `A` and `x` come first
-# xfail: no `tf.tensordot`; no `tf.linalg.matvec`; no `tf.norm`; reprs say `minitape.Tensor`/`minitape.Variable` where
-#   TF's say `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
 import minitape as tf
 # %%
 A = tf.reshape(tf.range(6, dtype=tf.float32), (2, 3))

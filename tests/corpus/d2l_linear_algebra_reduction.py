@@ -1,7 +1,5 @@
 # Source: https://d2l.ai/chapter_preliminaries/linear-algebra.html (d2l-ai/d2l-en, chapter_preliminaries/linear-algebra.md), "2.3.5 Basic Properties of Tensor Arithmetic" to "2.3.7 Non-Reduction Sum", TensorFlow tab
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped
-# xfail: no `tf.size`; no `tf.cumsum`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say
-#   `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
 import minitape as tf
 # %%
 A = tf.reshape(tf.range(6, dtype=tf.float32), (2, 3))

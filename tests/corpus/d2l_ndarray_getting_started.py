@@ -2,8 +2,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; d2lbook's `%%tab tensorflow` cell magics dropped;
 #   `tf.random.normal(shape=[3, 4])` -> `tf.constant(np.random.default_rng(0).normal(size=(3, 4)), dtype=tf.float32)`
 #   (seeded NumPy draw, so the printed values agree), with `import numpy as np` added for it
-# xfail: no `tf.size`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a
-#   documented difference; the harness compares verbatim)
 import numpy as np
 
 import minitape as tf

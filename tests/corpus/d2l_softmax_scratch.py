@@ -5,9 +5,6 @@
 #   `d2l.rand((2, 5))` -> `d2l.tensor(np.random.default_rng(0).uniform(size=(2, 5)), dtype=tf.float32)` (seeded
 #   NumPy draw, so the printed values agree), with `import numpy as np` added for it; the model and training
 #   cells of 4.4.2 (d2l.Classifier, Fashion-MNIST) are left out
-# xfail: float32 exp differs from TF's in the last digit, so the softmax values and their row sum (0.99999994 vs 1.)
-#   differ; no `tf.boolean_mask`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say
-#   `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
 import numpy as np
 
 import minitape as tf

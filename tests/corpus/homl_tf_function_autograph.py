@@ -1,8 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "TensorFlow Functions" / "Using Autograph To Capture Control Flow"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the cells that list
 #   `get_concrete_function(...).graph.get_operations()` (graph internals) are left out
-# xfail: no `tf.while_loop`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable`
-#   (a documented difference; the harness compares verbatim)
 import minitape as tf
 # %%
 @tf.function

@@ -1,9 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "TensorFlow Functions" / "Handling Variables and Other Resources in TF Functions"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the two cells that show
 #   `function_def.signature.input_arg[0]` (a graph's protocol buffer) are left out
-# xfail: `counter.assign_add(c)` returned from a `tf.function` is the Variable itself (`<tf.Variable 'Variable:0'
-#   ...>`); TF returns a Tensor; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say
-#   `tf.Tensor`/`tf.Variable` (a documented difference; the harness compares verbatim)
 import minitape as tf
 # %%
 counter = tf.Variable(0)

@@ -1,10 +1,5 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Variables"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: `Variable.assign` returns a Variable shown as 'Variable:0', TF's is 'UnreadVariable'; sliced Variable assign
-#   (`Y[i, j].assign(...)`: 'Tensor' object has no attribute 'assign'); no `Variable.scatter_nd_update`; no
-#   `tf.IndexedSlices` / `Variable.scatter_update`; item-assignment TypeError names 'Variable', TF 'ResourceVariable';
-#   reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a documented difference;
-#   the harness compares verbatim)
 import minitape as tf
 # %%
 v = tf.Variable([[1., 2., 3.], [4., 5., 6.]])

@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/advanced_autodiff (tensorflow/docs, site/en/guide/advanced_autodiff.ipynb), "Batch Jacobian"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; setup cell's matplotlib lines dropped (no plot here); the plotting cells (`imshow_zero_center`, `plot_as_patches`) dropped;
 #   `tf.random.normal([7, 5])` -> `tf.constant(np.random.default_rng(0).standard_normal([7, 5]), dtype=tf.float32)` (seeded NumPy draw; `import numpy as np` added) (both draws)
-# xfail: no `tf.nn.elu`; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
 import numpy as np
 
 import minitape as tf

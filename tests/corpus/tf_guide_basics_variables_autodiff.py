@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/basics (tensorflow/docs, site/en/guide/basics.ipynb), "Variables" and "Automatic differentiation"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: `assign`/`assign_add` return a variable shown as 'Variable:0', TF's 'UnreadVariable'; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import minitape as tf
 # %%
 var = tf.Variable([0.0, 0.0, 0.0])

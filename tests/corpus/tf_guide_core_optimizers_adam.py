@@ -3,7 +3,6 @@
 #   loss-function cell and the plotting cells dropped; `print(tf.__version__)` dropped (versions differ); the
 #   notebook's earlier cells that Adam's convergence test uses (`GradientDescent`, `loss`, `grad`,
 #   `convergence_test`) run first, verbatim
-# xfail: no `tf.Module`; `tf.linspace(-2, 2, 201)` (int endpoints) refused; no `tf.math.is_nan` (with these three shimmed the transcript matches TF's exactly)
 import minitape as tf
 # set random seed for reproducible results 
 tf.random.set_seed(22)

@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/core/optimizers_core (tensorflow/docs, site/en/guide/core/optimizers_core.ipynb), "Gradient descent" and "Gradient descent with momentum"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; matplotlib's setup cell, the `plt.*` lines of the
 #   loss-function cell and the plotting cells (`viz_paths`) dropped; `print(tf.__version__)` dropped (versions differ)
-# xfail: no `tf.Module`; `tf.linspace(-2, 2, 201)` (int endpoints) refused; no `tf.math.is_nan` (with these three shimmed the transcript matches TF's exactly)
 import minitape as tf
 # set random seed for reproducible results 
 tf.random.set_seed(22)

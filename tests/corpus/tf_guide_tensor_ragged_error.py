@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/tensor (tensorflow/docs, site/en/guide/tensor.ipynb), "Ragged Tensors"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; only the cells before `tf.ragged` is used
-# xfail: a ragged list raises ValueError 'Attempt to convert a value ... unsupported type', TF's 'Can't convert non-rectangular Python sequence to Tensor.'
 import minitape as tf
 import numpy as np
 # %%

@@ -1,7 +1,6 @@
 # Source: https://www.tensorflow.org/guide/tensor (tensorflow/docs, site/en/guide/tensor.ipynb), "Manipulating Shapes"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the cell of "Basics" that defines
 #   `rank_3_tensor` runs first (verbatim), as it does in the notebook
-# xfail: prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`; reshape's InvalidArgumentError text differs from TF's ('Input to reshape is a tensor with 30 values, but the requested shape requires a multiple of 7 [Op:Reshape]')
 import minitape as tf
 import numpy as np
 # %%

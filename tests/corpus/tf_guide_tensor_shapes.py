@@ -1,6 +1,5 @@
 # Source: https://www.tensorflow.org/guide/tensor (tensorflow/docs, site/en/guide/tensor.ipynb), "About shapes"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: no `tf.size`, `tf.rank`, `tf.shape`; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
 import minitape as tf
 import numpy as np
 # %%

@@ -6,7 +6,6 @@
 #   of the value it asserts on; each `assertRaises*` block turned into a try/except that prints the error's type and message; `array_ops.diag` -> `tf.linalg.diag`; `random_ops.random_uniform(shape)` ->
 #   `tf.constant(np.random.default_rng(0).uniform(size=shape), dtype=tf.float32)` (seeded NumPy draw); the helpers
 #   `_jacobian`/`_batch_jacobian` run inline with `experimental_use_pfor` as each test passes it
-# xfail: no `tf.linalg.diag`, `tf.shape`; `jacobian`/`batch_jacobian(..., experimental_use_pfor=False)` on a non-persistent tape do not raise TF's RuntimeError; batch_jacobian's ValueError texts differ from TF's; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does
 import numpy as np
 import minitape as tf
 # %%

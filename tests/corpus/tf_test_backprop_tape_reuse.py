@@ -4,7 +4,6 @@
 #   `constant_op.constant` -> `tf.constant`, `resource_variable_ops.ResourceVariable` and `variables.Variable` ->
 #   `tf.Variable`, `array_ops.X`/`math_ops.X` -> `tf.X`); `self.evaluate(t)` -> `t`; every assertion turned into a print
 #   of the value it asserts on; each `assertRaises*` block turned into a try/except that prints the error's type and message
-# xfail: `watch(np.array(1.))` message differs (TF: 'Passed in object 1.0 of type 'ndarray', not tf.Tensor or tf.Variable or ExtensionType.'); prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
 import numpy as np
 import minitape as tf
 # %%
