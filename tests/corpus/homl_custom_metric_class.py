@@ -1,7 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/12_custom_models_and_training_with_tensorflow.ipynb (ageron/handson-ml3, 12_custom_models_and_training_with_tensorflow.ipynb), "Custom Metrics" / "Streaming metrics" (creating a streaming metric)
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the `create_huber` cell of "Saving/Loading Models
 #   with Custom Objects" comes first
-# xfail: no `tf.size`
 import minitape as tf
 # %%
 def create_huber(threshold=1.0):
