@@ -31,15 +31,17 @@ from minitape.ops import (
     abs, add, add_n, argmax, argmin, boolean_mask, broadcast_to, cast, clip_by_global_norm, clip_by_norm,
     clip_by_value, concat, cos, cumsum, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater,
     greater_equal, identity, less, less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm,
-    not_equal, one_hot, ones, ones_like, pow, range, rank, reduce_max, reduce_mean, reduce_min, reduce_prod,
+    not_equal, one_hot, ones, ones_like, pad, pow, range, rank, reduce_max, reduce_mean, reduce_min, reduce_prod,
     reduce_sum, reshape, shape, sigmoid, sign, sin, size, sqrt, square, squeeze, stack, stop_gradient, subtract,
     tanh, tensordot, tile, to_device, transpose, where, zeros, zeros_like,
 )
 #: ``x[tf.newaxis]`` adds an axis of size 1, as NumPy's ``None`` does (it is ``None``).
 newaxis = None
 #: ``tf.dtypes`` holds the dtypes under TensorFlow's names, and ``cast``: the one op it names is attached
-#: here, from above, since the core never imports the op table.
+#: here, from above, since the core never imports the op table; ``bool`` too, which inside the module
+#: would hide Python's own.
 dtypes.cast = cast
+dtypes.bool = bool
 from minitape import autodiff
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape

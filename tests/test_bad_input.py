@@ -408,6 +408,20 @@ math.is_nan            | tf.math.is_nan([1, 2])                                 
 math.is_finite         | tf.math.is_finite([True])                                | InvalidArgumentError | is_finite
 nn.elu                 | tf.nn.elu([1, 2])                                        | InvalidArgumentError | elu
 nn.relu6               | tf.nn.relu6([True])                                      | InvalidArgumentError | relu6
+constant               | tf.constant(2**70)                                       | ValueError           | out-of-range
+add                    | tf.constant([1], tf.int64) + 2**70                       | ValueError           | out-of-range
+multiply               | tf.constant([1, 5]) * 2.5                                | TypeError            | int32
+multiply               | 2.0 * tf.constant([1, 5])                                | TypeError            | int32
+maximum                | tf.maximum(tf.constant([1, 5]), 2.0)                     | TypeError            | int32
+add                    | tf.constant([1, 5]) + 2.0                                | InvalidArgumentError | AddV2
+add_n                  | tf.add_n([x, tf.cast(x, tf.float64)])                    | InvalidArgumentError | AddN
+pad                    | tf.pad(x, [[1, 1]])                                      | InvalidArgumentError | paddings
+pad                    | tf.pad(x, [[-1, 0], [0, 0]])                             | InvalidArgumentError | Paddings
+pad                    | tf.pad(x, [[1, 0], [0, 0]], mode="WRAP")                 | ValueError           | mode
+pad                    | tf.pad(x, [[2, 0], [0, 0]], mode="REFLECT")              | InvalidArgumentError | paddings
+pad                    | tf.pad(x, [[3, 0], [0, 0]], mode="SYMMETRIC")            | InvalidArgumentError | paddings
+pad                    | tf.pad(x, [[1.0, 0], [0, 0]])                            | InvalidArgumentError | paddings
+pad                    | tf.pad(x, [[1, 0], [0, 0]], constant_values=[1.0, 2.0])  | InvalidArgumentError | constant_values
 nn.leaky_relu          | tf.nn.leaky_relu([1.0], alpha='a')                       | TypeError            | alpha
 nn.gelu                | tf.nn.gelu([1, 2])                                       | ValueError           | gelu
 nn.selu                | tf.nn.selu(None)                                         | ValueError           | selu

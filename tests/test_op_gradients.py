@@ -314,6 +314,9 @@ NEW_OPS = [
     ("gelu", lambda x: tf.nn.gelu(x * 2.0), (2, 3)),
     ("gelu approximate", lambda x: tf.nn.gelu(x * 2.0, approximate=True), (2, 3)),
     ("erf", lambda x: tf.math.erf(x), (2, 3)),
+    ("pad constant", lambda x: tf.pad(x * x, [[1, 0], [2, 1]], constant_values=3.0), (2, 3)),
+    ("pad reflect", lambda x: tf.pad(x * x, [[1, 1], [2, 2]], mode="REFLECT"), (2, 3)),
+    ("pad symmetric", lambda x: tf.pad(x * x, [[0, 2], [3, 1]], mode="symmetric"), (2, 3)),
 ]
 
 

@@ -32,6 +32,9 @@ def default_dtype(value: Any) -> np.dtype | None:
         return None
 
 
+OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
 def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
     """``value`` (a number, nested list or NumPy array) as a new NumPy array of ``dtype``.
 
@@ -49,6 +52,8 @@ def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
         raise (with_hint(ValueError(problem), "Every row of a nested list needs the same length, down to "
                                               "numbers; for rows of different lengths TF has tf.ragged.constant.")
                if problem else unsupported(value)) from error
+    if array.dtype == object and all(type(n) is int for n in array.flat):
+        raise with_hint(ValueError(OUT_OF_RANGE), "TF's integers are 64 bits at most; use a float for a number this big.")
     if array.dtype == object or array.dtype.kind not in "fiub":
         raise unsupported(value)
     if array.dtype.kind == "f" and isinstance(value, list | tuple) and np.isnan(array).any():
@@ -97,7 +102,8 @@ def _wrapping(value: Any, dtype: np.dtype | None) -> np.ndarray:
     try:
         return np.array(value, dtype=dtype)
     except OverflowError:
-        return np.array(value).astype(dtype)
+        wide = np.array(value)
+        return wide if wide.dtype == object else wide.astype(dtype)     # object: too big for any integer
 
 
 def _converts_exactly(value: Any, array: np.ndarray) -> bool:

@@ -169,9 +169,6 @@ bool_ = DType("bool", 10)
 """Booleans (``tf.bool``): the results of comparisons."""
 half, double = float16, float64     # TensorFlow's other names for them
 
-#: ``tf.dtypes.bool``: set through ``globals()``, since a plain ``bool = ...`` would hide Python's ``bool`` here.
-globals()["bool"] = bool_
-
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool_)
 #: TensorFlow's names, and Python's ``float`` and ``bool``; NumPy reads "float" and ``float`` as float64.
 _BY_NAME = {**{d.name: d for d in ALL}, "half": float16, "float": float32, "double": float64}

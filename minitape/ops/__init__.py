@@ -51,6 +51,7 @@ from minitape.ops.norms import clip_by_global_norm, clip_by_norm, global_norm, n
 from minitape.ops.nn import log_softmax, softmax, sparse_softmax_cross_entropy  # noqa: F401
 from minitape.ops.normalization import batch_normalization, moments  # noqa: F401
 from minitape.ops import operators  # noqa: F401  (attaches + - * / @ [] to tensors)
+from minitape.ops.padding import pad  # noqa: F401
 from minitape.ops.pooling import avg_pool2d, max_pool2d  # noqa: F401
 from minitape.ops.reductions import (  # noqa: F401
     add_n, argmax, argmin, cumsum, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,

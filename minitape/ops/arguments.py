@@ -61,10 +61,12 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
             if kind is int or type(array.dtype) in FLOATING:
                 try:
                     return wrap(array.dtype.type(value))    # NumPy's fast path: a scalar, no conversion rules
-                except OverflowError:                       # an int too big for a narrow int: TF wraps it
-                    return wrap(np.array(value).astype(array.dtype)[()])
+                except OverflowError:                       # too big for a narrow int: TF wraps it (or refuses)
+                    return wrap(array_on(backends.backend_of(array), value, dtype=other.dtype))
         elif kind is int or backends.is_floating(array):
             return wrap(arrays.full_beside(array, (), value))
+        if kind is float and not backends.is_floating(array):
+            return _float_meets_integers(value, other, name)
     if isinstance(value, Tensor | Variable):
         return as_operand(value)
     backend = backends.backend_of(array)
@@ -75,6 +77,16 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
             return wrap(array_on(backend, value))       # then the dtype check names both dtypes
     except (TypeError, ValueError) as error:            # None, strings: TF's errors, naming the op
         raise _naming(name, error) from None
+
+
+def _float_meets_integers(value: float, other: Tensor, name: str) -> Tensor:
+    """A Python float never meets an integer tensor by being truncated (``[1, 5] * 2.5``): as in TF,
+    ``add`` lets its kernel name both dtypes, and the other ops refuse to convert the float."""
+    if name == "add":
+        return wrap(array_on(backends.backend_of(other._value), value))
+    raise messages.with_hint(TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {other.dtype.name}"),
+                    f"{name}: the tensor holds {other.dtype.name}; write the number as an int, or tf.cast the "
+                    f"tensor to a float dtype first.")
 
 
 def operands(name: str, *values: Any) -> tuple[Tensor, ...]:
@@ -116,7 +128,7 @@ KERNELS: dict[str, tuple[str, int, str | None]] = {
         ("add", "AddV2"), ("subtract", "Sub"), ("multiply", "Mul"), ("maximum", "Maximum"), ("minimum", "Minimum"),
         ("pow", "Pow"), ("floordiv", "FloorDiv"), ("mod", "FloorMod"), ("less", "Less"), ("less_equal", "LessEqual"),
         ("greater", "Greater"), ("greater_equal", "GreaterEqual"), ("equal", "Equal"), ("not_equal", "NotEqual"),
-        ("matmul", "MatMul"), ("einsum", "Einsum"), ("conv2d", "Conv2D"))},
+        ("matmul", "MatMul"), ("einsum", "Einsum"), ("conv2d", "Conv2D"), ("add_n", "AddN"))},
     "concat": ("ConcatV2", 0, "concat"), "stack": ("Pack", 0, "stack"), "where": ("SelectV2", 1, None),
 }
 

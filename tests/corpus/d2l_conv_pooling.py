@@ -3,9 +3,6 @@
 #   `d2l` (imported in the book's earlier cells) -> a class `d2l` holding the five aliases used, as
 #   d2l/tensorflow.py defines them (tensor = tf.constant, reshape = tf.reshape, arange = tf.range,
 #   float32 = tf.float32, concat = tf.concat)
-# xfail: sliced Variable assign (`Y[i, j].assign(...)`: 'Tensor' object has no attribute 'assign'); no
-#   `tf.pad`; reprs say `minitape.Tensor`/`minitape.Variable` where TF's say `tf.Tensor`/`tf.Variable` (a
-#   documented difference; the harness compares verbatim)
 import minitape as tf
 
 def pool2d(X, pool_size, mode='max'):
