@@ -1,6 +1,6 @@
 # Source: https://www.tensorflow.org/guide/autodiff (tensorflow/docs, site/en/guide/autodiff.ipynb), "Cases where `gradient` returns `None`"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; matplotlib's import dropped
-# xfail: `type(x).__name__` is `Variable`/`Tensor`, TF's `ResourceVariable`/`EagerTensor`; prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`
+# xfail: `type(x).__name__` is `Variable`/`Tensor` where TF's is `ResourceVariable`/`EagerTensor`, a declared difference
 import numpy as np
 
 import minitape as tf

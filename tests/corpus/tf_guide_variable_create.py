@@ -1,6 +1,6 @@
 # Source: https://www.tensorflow.org/guide/variable (tensorflow/docs, site/en/guide/variable.ipynb), "Create a variable"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: no complex dtype (`tf.Variable([5 + 4j, 6 + 1j])`); no `tf.math.argmax`; the shape-mismatch assign message is not TF's verbatim (TF: "' Variable:0': Shape mismatch.The variable shape"); prints `minitape.Tensor`/`minitape.Variable` where TF prints `tf.Tensor`/`tf.Variable`; str() of a tensor of rank >= 2 does not break the line after `tf.Tensor(` as TF does; shapes/dtypes print as `TensorShape([..])`/`tf.float32`, TF's `(..)`/`<dtype: 'float32'>`
+# xfail: complex dtypes are not supported (`tf.Variable([5 + 4j, 6 + 1j])`), a declared difference
 import minitape as tf
 
 # Uncomment to see where your variables get placed (see below)
