@@ -8,9 +8,14 @@ TensorFlow 2.21 names five at its top level, and these are they::
 
 (``tf.glorot_uniform_initializer`` and the other TF1 names are gone from TF 2; Keras has
 ``glorot_uniform``.)  The dtype is float32 unless given, except that a constant initialiser
-keeps its value's own dtype.  Keras' ``Zeros``, ``Ones``, ``RandomNormal`` and
-``RandomUniform`` are these same classes, which ``minitape.keras.initializers`` gathers
-with Keras' own (and ``tf.initializers`` is that Keras module, as in TF 2.21).
+keeps its value's own dtype.  Keras' ``Zeros`` and ``Ones`` are these same classes;
+``minitape.keras.initializers`` gathers them with Keras' own (and ``tf.initializers`` is that
+Keras module, as in TF 2.21).
+
+A random initialiser given a ``seed`` draws from a generator made from that seed on every
+call (see ``core/random``), so it gives the same values each time, and two with one seed
+agree; an unseeded one draws afresh on each call.  (Keras' unseeded ones keep the first
+seed they draw instead: see ``minitape.keras.initializers``.)
 
 >>> import minitape as tf
 >>> init = tf.random_normal_initializer(stddev=1.0, seed=3)
@@ -22,6 +27,7 @@ with Keras' own (and ``tf.initializers`` is that Keras module, as in TF 2.21).
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from minitape import ops
@@ -56,8 +62,14 @@ class Initializer:
         return f"<{type(self).__name__}>"
 
 
-def _dtype(dtype: Any, initializer: str, floating: bool = False) -> dtypes.DType:
-    """The dtype asked for (float32 if None), checked as TensorFlow checks it."""
+def initializer_dtype(dtype: Any, initializer: str, floating: bool = False) -> dtypes.DType:
+    """The dtype an initialiser was asked for (float32 if None); ``floating``: refuse others, as TensorFlow does.
+
+    >>> import minitape as tf
+    >>> from minitape.init_ops import initializer_dtype
+    >>> initializer_dtype(None, "zeros_initializer").name, initializer_dtype("float64", "RandomNormal").name
+    ('float32', 'float64')
+    """
     dtype = dtypes.as_dtype(dtype or dtypes.float32)
     if floating and not dtype.is_floating:
         raise ValueError(f"Argument `dtype` is expected to be floating point. Received: {dtype}. "
@@ -74,7 +86,7 @@ class Zeros(Initializer):
     """
 
     def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        return ops.zeros(shape, _dtype(dtype, "zeros_initializer"))
+        return ops.zeros(shape, initializer_dtype(dtype, "zeros_initializer"))
 
 
 class Ones(Initializer):
@@ -87,7 +99,7 @@ class Ones(Initializer):
     """
 
     def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        return ops.ones(shape, _dtype(dtype, "ones_initializer"))
+        return ops.ones(shape, initializer_dtype(dtype, "ones_initializer"))
 
 
 class Constant(Initializer):
@@ -118,7 +130,48 @@ class Constant(Initializer):
         return {"value": self.value}
 
 
-class RandomNormal(Initializer):
+class RandomInitializer(Initializer):
+    """The base of the random initialisers: ``seed`` given, each call draws from a generator made from it.
+
+    Subclasses draw their values inside ``self.draws()``.
+
+    >>> import minitape as tf
+    >>> init = tf.random_uniform_initializer(seed=5)
+    >>> bool((init((3,)).numpy() == init((3,)).numpy()).all())
+    True
+    >>> bool((tf.random_uniform_initializer()((3,)).numpy() == tf.random_uniform_initializer()((3,)).numpy()).all())
+    False
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def call_seed(self) -> int | None:
+        """The seed this call draws from: ``seed`` (None: draw afresh, as TF's unseeded initialisers do).
+
+        >>> import minitape as tf
+        >>> tf.random_normal_initializer(seed=2).call_seed(), tf.random_normal_initializer().call_seed()
+        (2, None)
+        """
+        return self.seed
+
+    def draws(self) -> contextlib.AbstractContextManager:
+        """A block whose random ops draw from a source made from ``call_seed()`` (when there is one).
+
+        >>> import minitape as tf
+        >>> init = tf.random_normal_initializer(seed=1)
+        >>> with init.draws():
+        ...     a = tf.random.normal((2,))
+        >>> with init.draws():
+        ...     b = tf.random.normal((2,))
+        >>> bool((a.numpy() == b.numpy()).all())
+        True
+        """
+        seed = self.call_seed()
+        return contextlib.nullcontext() if seed is None else random.replay(random.Source(seed=seed))
+
+
+class RandomNormal(RandomInitializer):
     """Normal samples, ``mean`` 0 and ``stddev`` 0.05 by default (``tf.random_normal_initializer``).
 
     >>> import minitape as tf
@@ -128,11 +181,13 @@ class RandomNormal(Initializer):
     """
 
     def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None) -> None:
-        self.mean, self.stddev, self.seed = float(mean), float(stddev), seed
+        super().__init__(seed)
+        self.mean, self.stddev = float(mean), float(stddev)
 
     def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        dtype = _dtype(dtype, "random_normal_initializer", floating=True)
-        return random.normal(shape, self.mean, self.stddev, dtype, seed=self.seed)
+        dtype = initializer_dtype(dtype, "random_normal_initializer", floating=True)
+        with self.draws():
+            return random.normal(shape, self.mean, self.stddev, dtype)
 
     def get_config(self) -> dict[str, Any]:
         """``mean``, ``stddev`` and ``seed``.
@@ -144,7 +199,7 @@ class RandomNormal(Initializer):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
-class RandomUniform(Initializer):
+class RandomUniform(RandomInitializer):
     """Uniform samples on ``[minval, maxval)``, ``±0.05`` by default (``tf.random_uniform_initializer``).
 
     >>> import minitape as tf
@@ -154,11 +209,13 @@ class RandomUniform(Initializer):
     """
 
     def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None) -> None:
-        self.minval, self.maxval, self.seed = float(minval), float(maxval), seed
+        super().__init__(seed)
+        self.minval, self.maxval = float(minval), float(maxval)
 
     def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
-        dtype = _dtype(dtype, "random_uniform_initializer", floating=True)
-        return random.uniform(shape, self.minval, self.maxval, dtype, seed=self.seed)
+        dtype = initializer_dtype(dtype, "random_uniform_initializer", floating=True)
+        with self.draws():
+            return random.uniform(shape, self.minval, self.maxval, dtype)
 
     def get_config(self) -> dict[str, Any]:
         """``minval``, ``maxval`` and ``seed``.
@@ -174,5 +231,5 @@ class RandomUniform(Initializer):
 zeros_initializer, ones_initializer, constant_initializer = Zeros, Ones, Constant
 random_normal_initializer, random_uniform_initializer = RandomNormal, RandomUniform
 
-__all__ = ["Constant", "Initializer", "Ones", "RandomNormal", "RandomUniform", "Zeros", "constant_initializer",
-           "ones_initializer", "random_normal_initializer", "random_uniform_initializer", "zeros_initializer"]
+__all__ = ["Constant", "Initializer", "Ones", "RandomInitializer", "RandomNormal", "RandomUniform", "Zeros",
+           "constant_initializer", "initializer_dtype", "ones_initializer", "random_normal_initializer", "random_uniform_initializer", "zeros_initializer"]

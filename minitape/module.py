@@ -38,7 +38,9 @@ _IDENTIFIER = re.compile(r"^[a-zA-Z_]([a-zA-Z0-9_])*$")
 
 
 def camel_to_snake(name: str) -> str:
-    """TensorFlow's default module name for a class name.
+    """TensorFlow's default module name for a class name: an underscore before each capital that follows a
+    lower-case letter or digit, or that starts a word (``Conv2D`` is ``conv2_d``).  Keras' rule, for layers and
+    metrics, differs after digits (``conv2d``): it is ``minitape.keras.naming.snake_case``.
 
     >>> from minitape.module import camel_to_snake
     >>> camel_to_snake("SequentialModule"), camel_to_snake("MyHTTPModule2D")

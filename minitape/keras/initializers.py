@@ -1,7 +1,7 @@
 """Weight initialisers with Keras 3's distributions and defaults, drawn from minitape's seeded random ops.
 
-An initialiser is an object called as ``initializer(shape, dtype)``.  ``Zeros``, ``Ones``,
-``RandomNormal`` and ``RandomUniform`` are TensorFlow's own (``minitape.init_ops``).  As in Keras 3, the
+An initialiser is an object called as ``initializer(shape, dtype)``.  ``Zeros`` and ``Ones`` are
+TensorFlow's own (``minitape.init_ops``).  As in Keras 3, the
 snake-case names are the classes themselves (``he_normal is HeNormal``), and layers take
 either an object or a name: ``Conv2D(8, 3, kernel_initializer="he_normal")``.
 
@@ -17,6 +17,11 @@ The variance-scaling family divides ``scale`` by a *fan*: for a kernel of shape
 ``random_uniform``      uniform on ``±0.05`` (Embedding)
 ``zeros``, ``ones``     constants (biases; BatchNormalization's beta and gamma)
 ======================  ==============================================================
+
+Seeds are Keras 3's: a random initialiser gives the same values on every call.  One given a
+``seed`` draws from a generator made from it (two with one seed agree); an unseeded one draws a
+seed on its first call and keeps it, so two unseeded objects differ (``keras.utils.set_random_seed``
+makes them repeatable).  TF's ``tf.random_normal_initializer()`` instead draws afresh each call.
 
 The truncated normal redraws samples beyond two standard deviations, which shrinks the
 spread by the factor 0.8796; dividing by it gives back the intended standard deviation.
@@ -39,7 +44,7 @@ from typing import Any
 from minitape import init_ops
 from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor
-from minitape.init_ops import Initializer, Ones, RandomNormal, RandomUniform, Zeros
+from minitape.init_ops import Initializer, Ones, RandomInitializer, Zeros, initializer_dtype
 
 TRUNCATION = 0.87962566103423978        # the standard deviation of a unit normal truncated at ±2
 
@@ -72,11 +77,58 @@ class Constant(init_ops.Constant):
         return super().__call__(shape, dtype or dtypes.float32)
 
 
-def _dtype(dtype: Any) -> dtypes.DType:
-    return dtypes.as_dtype(dtype or dtypes.float32)
+class KerasRandomInitializer(RandomInitializer):
+    """Keras 3's seeding (see the module's text): unseeded, the seed drawn on the first call is kept.
+
+    >>> import minitape as tf
+    >>> init = tf.keras.initializers.RandomNormal()
+    >>> bool((init((3,)).numpy() == init((3,)).numpy()).all()), init.get_config()["seed"]
+    (True, None)
+    """
+
+    def call_seed(self) -> int:
+        """``seed``, or the seed drawn on the first call.
+
+        >>> import minitape as tf
+        >>> tf.keras.initializers.HeNormal(seed=4).call_seed()
+        4
+        """
+        if self.seed is not None:
+            return self.seed
+        if getattr(self, "_drawn_seed", None) is None:
+            self._drawn_seed = random.draw_seed()
+        return self._drawn_seed
+
+    def get_config(self) -> dict[str, Any]:
+        """Keras' config: ``seed`` first (None when unseeded), then the arguments.
+
+        >>> import minitape as tf
+        >>> tf.keras.initializers.RandomUniform(seed=1).get_config()
+        {'seed': 1, 'minval': -0.05, 'maxval': 0.05}
+        """
+        return {"seed": self.seed} | {k: v for k, v in super().get_config().items() if k != "seed"}
 
 
-class VarianceScaling(Initializer):
+class RandomNormal(KerasRandomInitializer, init_ops.RandomNormal):
+    """Keras' ``RandomNormal``: ``tf.random_normal_initializer``'s samples with Keras' seeding.
+
+    >>> import minitape as tf
+    >>> tf.keras.initializers.RandomNormal(stddev=1.0, seed=1).get_config()
+    {'seed': 1, 'mean': 0.0, 'stddev': 1.0}
+    """
+
+
+class RandomUniform(KerasRandomInitializer, init_ops.RandomUniform):
+    """Keras' ``RandomUniform``: ``tf.random_uniform_initializer``'s samples with Keras' seeding.
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.RandomUniform(-1.0, 1.0, seed=0)((2,))
+    >>> bool((abs(w.numpy()) <= 1.0).all())
+    True
+    """
+
+
+class VarianceScaling(KerasRandomInitializer):
     """Samples whose variance is ``scale / fan``, where ``mode`` chooses the fan (``fan_in``, ``fan_out`` or
     their mean, ``fan_avg``) and ``distribution`` the shape (``truncated_normal``, ``untruncated_normal``,
     ``uniform``).
@@ -102,18 +154,20 @@ class VarianceScaling(Initializer):
         if distribution not in self.DISTRIBUTIONS:
             raise ValueError(f"Invalid `distribution` argument: {distribution}. Please use one of "
                              f"{list(self.DISTRIBUTIONS)}")
-        self.scale, self.mode, self.distribution, self.seed = float(scale), mode, distribution, seed
+        super().__init__(seed)
+        self.scale, self.mode, self.distribution = float(scale), mode, distribution
 
     def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
         fan_in, fan_out = compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
-        scale = self.scale / max(1.0, fan)
-        if self.distribution == "truncated_normal":
-            return random.truncated_normal(shape, 0.0, math.sqrt(scale) / TRUNCATION, _dtype(dtype), seed=self.seed)
-        if self.distribution == "untruncated_normal":
-            return random.normal(shape, 0.0, math.sqrt(scale), _dtype(dtype), seed=self.seed)
-        limit = math.sqrt(3.0 * scale)
-        return random.uniform(shape, -limit, limit, _dtype(dtype), seed=self.seed)
+        scale, dtype = self.scale / max(1.0, fan), initializer_dtype(dtype, type(self).__name__)
+        with self.draws():
+            if self.distribution == "truncated_normal":
+                return random.truncated_normal(shape, 0.0, math.sqrt(scale) / TRUNCATION, dtype)
+            if self.distribution == "untruncated_normal":
+                return random.normal(shape, 0.0, math.sqrt(scale), dtype)
+            limit = math.sqrt(3.0 * scale)
+            return random.uniform(shape, -limit, limit, dtype)
 
 
 class GlorotUniform(VarianceScaling):
@@ -198,7 +252,8 @@ def get(identifier: str | Callable | None) -> Callable | None:
     return known[identifier]()
 
 
-__all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer", "Ones", "RandomNormal",
+__all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer",
+           "KerasRandomInitializer", "Ones", "RandomNormal",
            "RandomUniform", "VarianceScaling", "Zeros", "compute_fans", "get", "glorot_normal", "glorot_uniform",
            "he_normal", "he_uniform", "constant", "ones", "random_normal", "random_uniform", "variance_scaling",
            "zeros"]

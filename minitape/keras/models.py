@@ -117,6 +117,26 @@ class Sequential(Model):
         if first is not None and len(self.layers):      # the input shape is known: build now, as Keras does
             self(constant(0.0, shape=(1, *[1 if n is None else n for n in first])))
 
+    def build(self, input_shape: Any = None) -> None:
+        """Build every layer for inputs of ``input_shape`` (a batch size may be None), as Keras does: the layers
+        run once on a stand-in of ones (see ``keras_tensor``), whose losses are then forgotten.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2), tf.keras.layers.Dense(1)])
+        >>> model.build((None, 3))
+        >>> [v.shape.as_list() for v in model.weights]
+        [[3, 2], [2], [2, 1], [1]]
+        """
+        if self._in_own_call():           # the first call builds each layer as it runs it
+            super().build(input_shape)
+            return
+        if not self.layers:
+            raise ValueError(f"Sequential model {self.name} cannot be built because it has no layers. Call "
+                             f"`model.add(layer)`.")
+        if input_shape is not None:       # Keras leaves a model it has no shape for unbuilt
+            self(KerasTensor(tuple(input_shape)).stand_in())
+            self._clear_losses()
+
     @property
     def layers(self) -> list[Layer]:
         """The stacked layers (an ``Input`` given first is not one of them, as in Keras).

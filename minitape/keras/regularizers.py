@@ -21,6 +21,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from minitape import ops
 from minitape.core.tensor import Tensor, convert_to_tensor
 
@@ -30,6 +32,24 @@ def _factor(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
         raise ValueError(f"Invalid value for argument {name}: expected a non-negative float.Received: {name}={value}")
     return float(value)
+
+
+def penalty(x: Any, l1: float = 0.0, l2: float = 0.0) -> Tensor:
+    """The one formula behind ``L1``, ``L2`` and ``L1L2``: ``l1 * sum(|x|) + l2 * sum(x ** 2)``, in ``x``'s dtype,
+    a zero factor's term left out.  (In Keras, as here, ``L1`` and ``L2`` are not ``L1L2`` subclasses.)
+
+    >>> import minitape as tf
+    >>> from minitape.keras.regularizers import penalty
+    >>> penalty(tf.constant([1.0, -2.0]), l1=0.5).numpy(), penalty(tf.constant([1.0, -2.0]), l2=0.5).numpy()
+    (np.float32(1.5), np.float32(2.5))
+    """
+    x = convert_to_tensor(x)
+    total = ops.zeros((), x.dtype)
+    if l1:
+        total = total + ops.cast(l1, x.dtype) * ops.reduce_sum(ops.abs(x))
+    if l2:
+        total = total + ops.cast(l2, x.dtype) * ops.reduce_sum(ops.square(x))
+    return total
 
 
 class Regularizer:
@@ -79,13 +99,7 @@ class L1L2(Regularizer):
         self.l2 = _factor(0.0 if l2 is None else l2, "l2")
 
     def __call__(self, x: Tensor) -> Tensor:
-        x = convert_to_tensor(x)
-        penalty = ops.zeros((), x.dtype)
-        if self.l1:
-            penalty = penalty + ops.cast(self.l1, x.dtype) * ops.reduce_sum(ops.abs(x))
-        if self.l2:
-            penalty = penalty + ops.cast(self.l2, x.dtype) * ops.reduce_sum(ops.square(x))
-        return penalty
+        return penalty(x, self.l1, self.l2)
 
     def get_config(self) -> dict[str, float]:
         """``{'l1': ..., 'l2': ...}``.
@@ -109,17 +123,16 @@ class L1(Regularizer):
         self.l1 = _factor(0.01 if l1 is None else l1, "l1")
 
     def __call__(self, x: Tensor) -> Tensor:
-        x = convert_to_tensor(x)
-        return ops.cast(self.l1, x.dtype) * ops.reduce_sum(ops.abs(x))
+        return penalty(x, l1=self.l1)
 
     def get_config(self) -> dict[str, float]:
-        """``{'l1': ...}``.
+        """``{'l1': ...}``, the factor rounded to float32 (Keras 3 keeps L1's factor as a float32 tensor).
 
         >>> import minitape as tf
-        >>> tf.keras.regularizers.L1().get_config()
-        {'l1': 0.01}
+        >>> tf.keras.regularizers.L1(0.5).get_config(), tf.keras.regularizers.L1().get_config()
+        ({'l1': 0.5}, {'l1': 0.009999999776482582})
         """
-        return {"l1": self.l1}
+        return {"l1": float(np.float32(self.l1))}
 
 
 class L2(Regularizer):
@@ -134,8 +147,7 @@ class L2(Regularizer):
         self.l2 = _factor(0.01 if l2 is None else l2, "l2")
 
     def __call__(self, x: Tensor) -> Tensor:
-        x = convert_to_tensor(x)
-        return ops.cast(self.l2, x.dtype) * ops.reduce_sum(ops.square(x))
+        return penalty(x, l2=self.l2)
 
     def get_config(self) -> dict[str, float]:
         """``{'l2': ...}``.
@@ -175,4 +187,4 @@ def get(identifier: Any) -> Callable | None:
     return obj() if inspect.isclass(obj) else obj
 
 
-__all__ = ["L1", "L1L2", "L2", "Regularizer", "get", "l1", "l1_l2", "l2"]
+__all__ = ["L1", "L1L2", "L2", "Regularizer", "get", "l1", "l1_l2", "l2", "penalty"]

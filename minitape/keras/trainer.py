@@ -145,12 +145,19 @@ class Trainer:
         return self(x, training=training) if takes_training(type(self)) else self(x)
 
     def _compute_loss(self, y: Any, y_pred: Tensor) -> Tensor:
-        # As Keras: the compiled loss, plus each loss of `self.losses` (add_loss, regularizers) summed to a scalar.
+        # As Keras: the compiled loss, plus each loss of `self.losses` (add_loss, regularizers) summed to a scalar;
+        # a non-floating term is cast to float32 (Keras' floatx), a floating one is kept.
         terms = [] if self.loss is None else [self.loss(y, y_pred)]
         terms += [ops.reduce_sum(term if term.dtype.is_floating else ops.cast(term, dtypes.float32))
                   for term in self.losses]
         if not terms:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        for term in terms[1:]:            # as Keras: floating terms are summed as they are, so they must agree
+            if term.dtype != terms[0].dtype:
+                raise TypeError(f"Cannot convert a list containing a tensor of dtype {term.dtype} to {terms[0].dtype} "
+                                f"(Tensor is: {term!r}). The compiled loss and `model.losses` (add_loss, "
+                                f"regularizers) are summed: give them one dtype, e.g. "
+                                f"tf.cast(loss, tf.{terms[0].dtype.name}) in `add_loss`.")
         return terms[0] if len(terms) == 1 else ops.reduce_sum(ops.stack(terms))
 
     def _update_metrics(self, y: Any, y_pred: Tensor, loss: Tensor, batch_size: int) -> dict[str, float]:

@@ -82,6 +82,7 @@ class Layer(WeightHolder):
         self._weights: list[Variable] = []
         self._layers: list[Layer] = []
         self._losses: list[Tensor] = []
+        self._made_trainable: list[Variable] = []     # Keras' `_trainable_variables`: what `trainable = True` marks
         self.trainable = trainable
         self.name = name or unique_name(type(self))
         self.built = False
@@ -164,6 +165,10 @@ class Layer(WeightHolder):
                                                             for x in nest.flatten(outputs)])
         return outputs
 
+    def _in_own_call(self) -> bool:
+        """Whether this layer's own call is the one running (its first call builds it)."""
+        return _context.calling[-1:] == (self,)
+
     @contextmanager
     def _calling(self) -> Iterator[None]:
         outer = _context.calling
@@ -202,12 +207,15 @@ class Layer(WeightHolder):
         initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")   # Keras' defaults
         with random.global_source():     # creating weights is not part of a replayed computation
             value = initializers.get(initializer)(shape, dtype)
-        calling = _context.calling if _context.calling[-1:] == (self,) else (*_context.calling, self)
+        calling = _context.calling if self._in_own_call() else (*_context.calling, self)
         name = name or "variable"
-        variable = KerasVariable(value, trainable=trainable and self.trainable, name=name,
+        variable = KerasVariable(value, trainable=trainable, name=name,
                                  path="/".join([layer.name for layer in calling] + [name]),
                                  regularizer=regularizers.get(regularizer), constraint=constraints.get(constraint))
         self._weights.append(variable)
+        if trainable:
+            self._made_trainable.append(variable)
+            variable.trainable = self.trainable       # a frozen layer's new weight is frozen until it thaws
         return variable
 
     def add_loss(self, loss: Any) -> None:

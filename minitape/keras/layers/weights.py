@@ -1,6 +1,10 @@
 """What a layer says about its weights: ``variables`` (its own and its sub-layers'), the trainable and
 non-trainable ones, how many numbers they hold, and ``get_weights`` / ``set_weights`` to copy them as NumPy.
 
+Freezing is Keras 3's: ``layer.trainable = False`` sets ``trainable`` on every sub-layer too, and
+marks each weight the layers made trainable as not trainable (setting it back marks them again);
+a frozen layer lists all its weights as non-trainable, so ``fit`` leaves them alone.
+
 >>> import minitape as tf
 >>> dense = tf.keras.layers.Dense(2, kernel_initializer="ones")
 >>> dense.build((None, 3))
@@ -26,6 +30,31 @@ class WeightHolder:
     >>> issubclass(tf.keras.layers.Layer, WeightHolder)
     True
     """
+
+    @property
+    def trainable(self) -> bool:
+        """Whether training updates this layer's weights.  Setting it sets it for every sub-layer and marks each
+        weight made with ``trainable=True`` (``v.trainable``) as it; weights made non-trainable stay so.
+
+        >>> import minitape as tf
+        >>> bn = tf.keras.layers.BatchNormalization()
+        >>> bn.build((None, 2))
+        >>> bn.trainable = False
+        >>> len(bn.trainable_weights), [v.trainable for v in bn.weights]
+        (0, [False, False, False, False])
+        >>> bn.trainable = True
+        >>> [v.name for v in bn.trainable_weights]
+        ['gamma', 'beta']
+        """
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self._trainable = bool(value)
+        for v in self._made_trainable:
+            v.trainable = self._trainable
+        for layer in self._layers:
+            layer.trainable = self._trainable
 
     def count_params(self) -> int:
         """How many numbers the layer's variables hold, sub-layers' included.
@@ -62,7 +91,7 @@ class WeightHolder:
 
     @property
     def trainable_variables(self) -> list[Variable]:
-        """The variables that training updates: those created with ``trainable=True``.
+        """The variables that training updates: those marked trainable, none if the layer is frozen.
 
         >>> import minitape as tf
         >>> dense = tf.keras.layers.Dense(2, name="d")
@@ -70,13 +99,13 @@ class WeightHolder:
         >>> [tuple(v.shape) for v in dense.trainable_variables]
         [(3, 2), (2,)]
         """
-        return [v for v in self.variables if v.trainable]
+        return [v for v in self.variables if v.trainable] if self.trainable else []
 
     trainable_weights = trainable_variables
 
     @property
     def non_trainable_variables(self) -> list[Variable]:
-        """The variables that training leaves alone: those created with ``trainable=False``.
+        """The variables that training leaves alone: those marked non-trainable, all of them if the layer is frozen.
 
         >>> import minitape as tf
         >>> layer = tf.keras.layers.Layer(name="counter")
@@ -84,7 +113,7 @@ class WeightHolder:
         >>> [v.name for v in layer.non_trainable_variables]
         ['count']
         """
-        return [v for v in self.variables if not v.trainable]
+        return [v for v in self.variables if not v.trainable] if self.trainable else self.variables
 
     non_trainable_weights = non_trainable_variables
 
