@@ -14,14 +14,21 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import record_tf_keras_api as spec  # noqa: E402
 
 RECORDED = json.loads(spec.OUT.read_text())
-OURS = {}
 
 
-def ours(case):
-    if case not in OURS:
-        tf.keras.utils.set_random_seed(0)
-        OURS[case] = json.loads(json.dumps(spec.CASES[case](tf.keras, tf)))
-    return OURS[case]
+def minitape_runs(spec):
+    """``ours(case)``: the recorder's case run once with minitape, seeded as the recording was, as JSON."""
+    done = {}
+
+    def ours(case):
+        if case not in done:
+            tf.keras.utils.set_random_seed(0)
+            done[case] = json.loads(json.dumps(spec.CASES[case](tf.keras, tf)))
+        return done[case]
+    return ours
+
+
+ours = minitape_runs(spec)
 
 
 def same(a, b, tol=1e-6):

@@ -11,17 +11,10 @@ import minitape as tf
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import record_tf_keras_state as spec  # noqa: E402
-from test_keras_api_tf import same  # noqa: E402
+from test_keras_api_tf import minitape_runs, same  # noqa: E402
 
 RECORDED = json.loads(spec.OUT.read_text())
-OURS = {}
-
-
-def ours(case):
-    if case not in OURS:
-        tf.keras.utils.set_random_seed(0)
-        OURS[case] = json.loads(json.dumps(spec.CASES[case](tf.keras, tf)))
-    return OURS[case]
+ours = minitape_runs(spec)
 
 
 @pytest.mark.parametrize("case,key", [(case, key) for case in spec.CASES for key in RECORDED[case]])
