@@ -172,3 +172,26 @@ def test_ragged_lists_are_refused_with_tfs_text(value, text):
         with pytest.raises(ValueError) as raised:
             make(value)
         assert str(raised.value).endswith(text)
+
+
+def test_pad_modes_as_tf():
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert tf.pad(x, [[1, 1], [2, 2]]).numpy().tolist() == [
+        [0, 0, 0, 0, 0, 0, 0], [0, 0, 1, 2, 3, 0, 0], [0, 0, 4, 5, 6, 0, 0], [0, 0, 0, 0, 0, 0, 0]]
+    assert tf.pad(x, [[1, 1], [2, 2]], "REFLECT").numpy().tolist() == [
+        [6, 5, 4, 5, 6, 5, 4], [3, 2, 1, 2, 3, 2, 1], [6, 5, 4, 5, 6, 5, 4], [3, 2, 1, 2, 3, 2, 1]]
+    assert tf.pad(x, [[1, 1], [2, 2]], "symmetric").numpy().tolist() == [
+        [2, 1, 1, 2, 3, 3, 2], [2, 1, 1, 2, 3, 3, 2], [5, 4, 4, 5, 6, 6, 5], [5, 4, 4, 5, 6, 6, 5]]
+    assert tf.pad(x, [[0, 0], [1, 0]], constant_values=7).numpy().tolist() == [[7, 1, 2, 3], [7, 4, 5, 6]]
+    assert tf.pad(tf.constant([1, 2]), [[1, 2]]).dtype == tf.int32
+
+
+def test_pad_gradients_as_tf():
+    """A mirrored value's share goes back to the value it copies; the fill value gets None, as TF's PadV2."""
+    x, c = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, c])
+        mirrored = tf.pad(x, [[1, 1], [2, 2]], "REFLECT") * tf.reshape(tf.range(28.0), (4, 7))
+        filled = tf.pad(x, [[1, 1]] * 2, constant_values=c)
+    assert tape.gradient(mirrored, x).numpy().tolist() == [[72, 102, 64], [44, 60, 36]]
+    assert tape.gradient(filled, c) is None

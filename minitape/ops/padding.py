@@ -26,6 +26,7 @@ from minitape.core.messages import mixed_dtypes_text, with_hint
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import as_operand, ints, like
 from minitape.ops.broadcasting import broadcast_to
+from minitape.ops.elementwise import stop_gradient
 from minitape.ops.indexing import concat, gather
 
 MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
@@ -42,7 +43,8 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
     x = as_operand(tensor, "pad")
     mode = _mode(mode)
     widths = _widths(paddings, x, mode)
-    fill = like(constant_values, x, "pad") if mode == "CONSTANT" else None
+    # As TF's PadV2, the fill value gets no gradient (None), only the tensor does.
+    fill = stop_gradient(like(constant_values, x, "pad")) if mode == "CONSTANT" else None
     if fill is not None and fill.dtype != x.dtype:
         raise with_hint(InvalidArgumentError(mixed_dtypes_text("PadV2", 2, x.dtype.name, fill.dtype.name, None)),
                         "pad: give constant_values of the tensor's dtype.")
