@@ -177,10 +177,10 @@ _BY_ENUM = {d.as_datatype_enum: d for d in ALL}
 #: What NumPy reads as a dtype and TensorFlow refuses: None (NumPy's float64), and int or "int" (NumPy's int64,
 #: where TensorFlow's Python ints are int32).
 _REFUSED = (None, int, "int")
-_BY_NUMPY = {d.as_numpy_dtype_: d for d in ALL}
 #: Each array library's own dtype objects, in a table of their own found by the objects' class:
 #: dtypes of two libraries must never meet in one dict (array-api-strict's hash like NumPy's, and
-#: comparing them is an error there).  [`minitape.backends`][minitape.backends] adds the libraries it meets.
+#: comparing them is an error there).  NumPy's come registered; [`minitape.backends`][minitape.backends] adds
+#: the libraries it meets.
 _BY_NATIVE: dict[type, dict[Any, DType]] = {}
 
 
@@ -227,7 +227,7 @@ def as_dtype(value: Any) -> DType:
         found = _BY_PYTHON_TYPE.get(value) if isinstance(value, type) else _native(value)
     if found is None and value not in _REFUSED:
         try:
-            found = _BY_NUMPY.get(np.dtype(value))
+            found = _native(np.dtype(value))
         except TypeError:
             found = None
     if found is None:
