@@ -20,7 +20,7 @@ import numpy as np
 
 from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.messages import kernel_text, with_hint
+from minitape.core.messages import conversion_dtype_text, kernel_text, with_hint
 
 
 def namespace_of_inputs(name: str, arrays: list) -> ModuleType:
@@ -226,9 +226,9 @@ def check_update(variable: str, method: str, target: Any, value: Any, shown: Any
     check_same_device(f"{method} to variable '{variable}'", (target, value))
     want, have = dtypes.of_array(target), dtypes.of_array(value)
     if have is not want:
-        raise with_hint(ValueError(f"Tensor conversion requested dtype {want.name} for Tensor with dtype {have.name}: "
-                                   f"{shown!r}"), f"{method} to variable '{variable}': minitape never converts "
-                                                  f"silently. Use tf.cast(value, tf.{want.name}) first.")
+        raise with_hint(ValueError(conversion_dtype_text(want.name, have.name, shown)),
+                        f"{method} to variable '{variable}': minitape never converts silently. "
+                        f"Use tf.cast(value, tf.{want.name}) first.")
     if value.shape == target.shape or method not in ("assign", "assign_add", "assign_sub"):
         return          # a part of a variable (v[1:].assign) is checked against that part, by its caller
     if method == "assign":       # TF's text, its odd spaces included

@@ -13,6 +13,8 @@ goes into an exception *note* (``add_note``): the traceback prints it under TF's
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 def with_hint(error: BaseException, hint: str) -> BaseException:
     """``error`` with ``hint`` (what to do) attached as a note: ``str(error)`` stays TensorFlow's text.
@@ -62,3 +64,14 @@ def mixed_dtypes_text(kernel: str, k: int, expected: str, got: str, name: str | 
     text = (f"cannot compute {kernel} as input #{k}(zero-based) was expected to be a "
             f"{_KERNEL_SPELLING.get(expected, expected)} tensor but is a {_KERNEL_SPELLING.get(got, got)} tensor")
     return f"{text} [Op:{kernel}]" if name is None else kernel_text(kernel, text, name)
+
+
+def conversion_dtype_text(wanted: str, got: str, value: Any) -> str:
+    """TF's text for a tensor of dtype ``got`` given where dtype ``wanted`` was asked for (TF never casts one).
+
+    >>> import minitape as tf
+    >>> from minitape.core.messages import conversion_dtype_text
+    >>> conversion_dtype_text("float32", "int32", tf.constant([1, 2]))
+    'Tensor conversion requested dtype float32 for Tensor with dtype int32: <minitape.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>'
+    """
+    return f"Tensor conversion requested dtype {wanted} for Tensor with dtype {got}: {value!r}"

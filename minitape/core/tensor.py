@@ -28,6 +28,7 @@ import numpy as np
 from minitape.core import arrays, backends, dtypes, scopes
 from minitape.core.conversion import default_dtype, to_array
 from minitape.core.dtypes import DType
+from minitape.core.messages import conversion_dtype_text
 from minitape.core.state import variable_accessed
 from minitape.core.tensor_shape import TensorShape
 
@@ -365,8 +366,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         value = value.read_value()
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
-            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
-                             f"for Tensor with dtype {value.dtype.name}: {value!r}")
+            raise ValueError(conversion_dtype_text(dtypes.as_dtype(dtype).name, value.dtype.name, value))
         return value
     if dtype is None and dtype_hint is not None:
         try:
