@@ -35,7 +35,6 @@ from minitape.core import arrays, backends, events, nest
 from minitape.core.entry import Entry
 from minitape.core.messages import with_hint
 from minitape.core.state import state
-from minitape.core.messages import with_hint
 from minitape.core.tensor import Tensor, Variable, next_id
 from minitape.autodiff.backward import backprop
 from minitape.autodiff.jacobians import Jacobians
