@@ -88,11 +88,8 @@ class Jacobians:
         if not experimental_use_pfor and not self._persistent:
             raise _needs_persistent("batch_jacobian", "and  with experimental_use_pfor")
         (row,) = self._rows(y, [x], _one_hots(y, y.shape[1:]), _watched_among(self, source))
-        shape = tuple(y.shape) + tuple(x.shape[1:])
-        if all(g is None for g in row) or math.prod(shape) == 0:
-            # As TF: zeros of the target's dtype, whatever ``unconnected_gradients`` says.
-            return wrap(arrays.full_beside(y._value, shape, 0))
-        return reshape(stack(_filled(row, x), axis=1), shape)
+        # As TF: unconnected, zeros of the target's dtype, whatever ``unconnected_gradients`` says.
+        return _assembled(row, x, tuple(y.shape) + tuple(x.shape[1:]), axis=1, zeros_beside=y)
 
     def _rows(self, y: Tensor, sources: list[Tensor], seeds: Iterable[Any],
               watched: set[int]) -> list[list[Tensor | None]]:
@@ -149,13 +146,15 @@ def _one_hots(y: Tensor, shape: tuple[int, ...]) -> Iterator[Any]:
 
 def _jacobian_of(row: list[Tensor | None], target_shape: tuple[int, ...], source: Tensor,
                  unconnected: UnconnectedGradients) -> Tensor | None:
-    shape = tuple(target_shape) + tuple(source.shape)
-    if all(g is None for g in row):
-        return None if unconnected is UnconnectedGradients.NONE else wrap(arrays.full_beside(source._value, shape, 0))
-    if math.prod(target_shape) == 0:
-        return wrap(arrays.full_beside(source._value, shape, 0))   # connected, and empty (TF: zeros, not None)
-    return reshape(stack(_filled(row, source)), shape)
+    if unconnected is UnconnectedGradients.NONE and all(g is None for g in row):
+        return None
+    return _assembled(row, source, tuple(target_shape) + tuple(source.shape), axis=0, zeros_beside=source)
 
 
-def _filled(row: list[Tensor | None], source: Tensor) -> list[Tensor]:
-    return [g if g is not None else zeros_like(source) for g in row]
+def _assembled(row: list[Tensor | None], source: Tensor, shape: tuple[int, ...], axis: int,
+               zeros_beside: Tensor) -> Tensor:
+    """The gradients of ``row`` stacked along ``axis`` into ``shape`` (zeros for a None); zeros of
+    ``zeros_beside``'s dtype and device where none flowed, or where ``shape`` is empty (TF: zeros, not None)."""
+    if all(g is None for g in row) or math.prod(shape) == 0:
+        return wrap(arrays.full_beside(zeros_beside._value, shape, 0))
+    return reshape(stack([g if g is not None else zeros_like(source) for g in row], axis=axis), shape)
