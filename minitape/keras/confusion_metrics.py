@@ -85,8 +85,15 @@ class _ConfusionMetric(Metric):
         for count in self.counts:
             getattr(self, count).assign_add((cells[count] * weights).sum(axis=1, dtype=np.float32))
 
-    def _ratio(self, hits: np.ndarray, misses: np.ndarray) -> Tensor:
-        """``hits / (hits + misses)`` per threshold (0 where nothing was counted); a scalar for one threshold."""
+    def result(self) -> Tensor:
+        """``true_positives / (true_positives + <the other count>)`` per threshold (0 where nothing was counted);
+        a scalar for one threshold.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Precision().result(), tf.keras.metrics.Recall().result().numpy()
+        (<minitape.Tensor: shape=(), dtype=float32, numpy=0.0>, np.float32(0.0))
+        """
+        hits, misses = (getattr(self, count).numpy() for count in self.counts)
         total = hits + misses
         ratio = np.divide(hits, total, out=np.zeros_like(hits), where=total != 0)
         return constant(ratio[0] if len(self.thresholds) == 1 else ratio)
@@ -114,15 +121,6 @@ class Precision(_ConfusionMetric):
 
     counts = ("true_positives", "false_positives")
 
-    def result(self) -> Tensor:
-        """``true_positives / (true_positives + false_positives)``; 0 before any positive prediction.
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.Precision().result()
-        <minitape.Tensor: shape=(), dtype=float32, numpy=0.0>
-        """
-        return self._ratio(self.true_positives.numpy(), self.false_positives.numpy())
-
 
 class Recall(_ConfusionMetric):
     """Of the positives, the fraction predicted positive: ``tp / (tp + fn)``, per threshold.
@@ -134,12 +132,3 @@ class Recall(_ConfusionMetric):
     """
 
     counts = ("true_positives", "false_negatives")
-
-    def result(self) -> Tensor:
-        """``true_positives / (true_positives + false_negatives)``; 0 before any positive label.
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.Recall().result().numpy()
-        np.float32(0.0)
-        """
-        return self._ratio(self.true_positives.numpy(), self.false_negatives.numpy())

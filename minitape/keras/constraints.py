@@ -15,10 +15,10 @@ array([[0.],
 """
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from minitape import ops
+from minitape.keras.naming import from_identifier
 
 EPSILON = 1e-7          # Keras' backend.epsilon(), added to the norms it divides by
 
@@ -175,19 +175,9 @@ def get(identifier: Any) -> Any:
     ...
     ValueError: Could not interpret constraint identifier: nonneg; known names: max_norm, min_max_norm, non_neg, unit_norm (or MaxNorm, MinMaxNorm, NonNeg, UnitNorm); or pass a constraint object or a callable.
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict) and {"class_name", "config"} <= set(identifier):
-        found = _BY_NAME.get(identifier["class_name"])
-        obj = None if found is None else found.from_config(identifier["config"])
-    else:
-        obj = _BY_NAME.get(identifier) if isinstance(identifier, str) else identifier
-    if not callable(obj):
-        raise ValueError(f"Could not interpret constraint identifier: {identifier}; known names: max_norm, "
-                         f"min_max_norm, non_neg, unit_norm (or MaxNorm, MinMaxNorm, NonNeg, UnitNorm); or pass a "
-                         f"constraint object or a callable.")
-    return obj() if inspect.isclass(obj) else obj
-
+    return from_identifier(identifier, _BY_NAME, "Could not interpret constraint identifier: {identifier}; known "
+                           "names: max_norm, min_max_norm, non_neg, unit_norm (or MaxNorm, MinMaxNorm, NonNeg, "
+                           "UnitNorm); or pass a constraint object or a callable.")
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "get", "max_norm", "min_max_norm", "non_neg",
            "unit_norm"]

@@ -232,6 +232,7 @@ _BY_NAME: dict[str, type] = {
     "uniform": RandomUniform, "normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_normal": HeNormal, "he_uniform": HeUniform, "variance_scaling": VarianceScaling,
 }
+_KNOWN: dict[str, type] = {**_BY_NAME, **{cls.__name__: cls for cls in _BY_NAME.values()}}     # class names too
 
 
 def get(identifier: str | Callable | None) -> Callable | None:
@@ -245,11 +246,10 @@ def get(identifier: str | Callable | None) -> Callable | None:
         return identifier
     if inspect.isclass(identifier):
         return identifier()
-    known = {**_BY_NAME, **{cls.__name__: cls for cls in _BY_NAME.values()}}
-    if identifier not in known:
+    if identifier not in _KNOWN:
         raise ValueError(f"Could not interpret initializer identifier: {identifier!r}. Known names: "
                          f"{', '.join(sorted(_BY_NAME))}; or pass an initializer object or a callable.")
-    return known[identifier]()
+    return _KNOWN[identifier]()
 
 
 __all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer",

@@ -121,8 +121,7 @@ class KerasTensor:
                          "actual numerical value. You cannot convert it to a NumPy array.")
 
     def __repr__(self) -> str:
-        shape = "(" + ", ".join(map(str, self.shape)) + ("," if len(self.shape) == 1 else "") + ")"
-        return f"<KerasTensor shape={shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
+        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
 
 
 class StandIn(Tensor):
@@ -145,8 +144,7 @@ class StandIn(Tensor):
                          f"built: it has no values to read. Read values when the model is called on data.")
 
     def __repr__(self) -> str:
-        shape = "(" + ", ".join(map(str, self.symbolic.shape)) + ("," if self.symbolic.ndim == 1 else "") + ")"
-        return f"<minitape.Tensor '{self.symbolic.name}' shape={shape} dtype={self.symbolic.dtype}>"
+        return f"<minitape.Tensor '{self.symbolic.name}' shape={self.symbolic.shape} dtype={self.symbolic.dtype}>"
 
     __str__ = __repr__
 

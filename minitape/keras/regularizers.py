@@ -17,7 +17,6 @@ differentiate them), and ``fit`` adds every loss in ``model.losses`` to the comp
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +24,7 @@ import numpy as np
 
 from minitape import ops
 from minitape.core.tensor import Tensor, convert_to_tensor
+from minitape.keras.naming import from_identifier
 
 
 def _factor(value: Any, name: str) -> float:
@@ -174,17 +174,7 @@ def get(identifier: Any) -> Callable | None:
     >>> tf.keras.regularizers.get("l2").l2, tf.keras.regularizers.get({"class_name": "L1", "config": {"l1": 0.5}}).l1
     (0.01, 0.5)
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict) and {"class_name", "config"} <= set(identifier):
-        found = _BY_NAME.get(identifier["class_name"])
-        obj = None if found is None else found.from_config(identifier["config"])
-    else:
-        obj = _BY_NAME.get(identifier) if isinstance(identifier, str) else identifier
-    if not callable(obj):
-        raise ValueError(f"Could not interpret regularizer identifier: {identifier}. Known names: l1, l2, l1l2 "
-                         f"(or L1, L2, L1L2); or pass a regularizer object or a callable.")
-    return obj() if inspect.isclass(obj) else obj
-
+    return from_identifier(identifier, _BY_NAME, "Could not interpret regularizer identifier: {identifier}. Known "
+                           "names: l1, l2, l1l2 (or L1, L2, L1L2); or pass a regularizer object or a callable.")
 
 __all__ = ["L1", "L1L2", "L2", "Regularizer", "get", "l1", "l1_l2", "l2", "penalty"]

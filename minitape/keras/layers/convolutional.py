@@ -15,9 +15,9 @@ from typing import Any
 
 from minitape import nn
 from minitape.core.tensor import Tensor
-from minitape.keras import activations, constraints, initializers, regularizers
+from minitape.keras import activations, initializers
 from minitape.keras.layers import checks
-from minitape.keras.layers.core import Layer
+from minitape.keras.layers.core import Layer, add_kernel_and_bias, kernel_and_bias_options
 
 
 class Conv2D(Layer):
@@ -60,10 +60,7 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        kernel_and_bias_options(self, kernel_regularizer, bias_regularizer, kernel_constraint, bias_constraint)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (``kernel_size + (in_channels, filters)``) and ``bias`` (``filters``).
@@ -77,13 +74,7 @@ class Conv2D(Layer):
         if len(input_shape) != 4:
             raise ValueError(f"Input 0 of layer '{self.name}' is incompatible with the layer: expected min_ndim=4, "
                              f"found ndim={len(input_shape)}. Full shape received: {tuple(input_shape)}")
-        shape = (*self.kernel_size, input_shape[-1], self.filters)
-        self.kernel = self.add_weight(name="kernel", shape=shape, initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                                     regularizer=self.bias_regularizer,
-                                     constraint=self.bias_constraint) if self.use_bias else None)
+        add_kernel_and_bias(self, (*self.kernel_size, input_shape[-1], self.filters))
         super().build(input_shape)
 
     def call(self, inputs: Tensor) -> Tensor:

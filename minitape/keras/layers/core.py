@@ -19,6 +19,41 @@ from minitape.keras.layers.layer import Layer, takes_training
 __all__ = ["Dense", "Lambda", "Layer", "takes_training"]
 
 
+def kernel_and_bias_options(layer: Layer, kernel_regularizer: Any, bias_regularizer: Any, kernel_constraint: Any,
+                            bias_constraint: Any) -> None:
+    """Resolve the regularizers and constraints of a layer's ``kernel`` and ``bias`` (``Dense``, ``Conv2D``) onto
+    it, by name or object, as ``regularizers.get`` and ``constraints.get`` read them.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.core import kernel_and_bias_options
+    >>> layer = tf.keras.layers.Layer()
+    >>> kernel_and_bias_options(layer, "l2", None, "non_neg", None)
+    >>> type(layer.kernel_regularizer).__name__, layer.bias_regularizer, type(layer.kernel_constraint).__name__
+    ('L2', None, 'NonNeg')
+    """
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
+    layer.kernel_constraint = constraints.get(kernel_constraint)
+    layer.bias_constraint = constraints.get(bias_constraint)
+
+
+def add_kernel_and_bias(layer: Layer, kernel_shape: tuple[int, ...]) -> None:
+    """Make ``layer.kernel`` of ``kernel_shape`` and ``layer.bias`` (one per output, the kernel's last axis; None
+    without ``use_bias``), with the layer's initializers, regularizers and constraints.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.core import add_kernel_and_bias
+    >>> dense = tf.keras.layers.Dense(3, name="d")
+    >>> add_kernel_and_bias(dense, (4, 3))
+    >>> [(v.path, tuple(v.shape)) for v in dense.variables]
+    [('d/kernel', (4, 3)), ('d/bias', (3,))]
+    """
+    layer.kernel = layer.add_weight(kernel_shape, layer.kernel_initializer, regularizer=layer.kernel_regularizer,
+                                    constraint=layer.kernel_constraint, name="kernel")
+    layer.bias = layer.add_weight(kernel_shape[-1:], layer.bias_initializer, regularizer=layer.bias_regularizer,
+                                  constraint=layer.bias_constraint, name="bias") if layer.use_bias else None
+
+
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)`` over the last axis of the inputs.
 
@@ -41,10 +76,7 @@ class Dense(Layer):
         initializers.get(kernel_initializer), initializers.get(bias_initializer)      # unknown names fail here
         self.use_bias = use_bias
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        kernel_and_bias_options(self, kernel_regularizer, bias_regularizer, kernel_constraint, bias_constraint)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (inputs' last axis by ``units``) and ``bias`` (``units``).
@@ -63,12 +95,7 @@ class Dense(Layer):
         if len(input_shape) < 1:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=1, '
                              f"found ndim=0. Full shape received: (); give it at least a vector.")
-        self.kernel = self.add_weight((input_shape[-1], self.units), self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint, name="kernel")
-        self.bias = self.add_weight((self.units,), self.bias_initializer, regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint,
-                                    name="bias") if self.use_bias else None
+        add_kernel_and_bias(self, (input_shape[-1], self.units))
         super().build(input_shape)
 
     def call(self, inputs: Tensor) -> Tensor:
