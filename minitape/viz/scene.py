@@ -88,6 +88,18 @@ class Scene:
 
     # -- building -------------------------------------------------------------
     @classmethod
+    def named(cls, names: dict[str, Any] | None) -> "Scene":
+        """An empty scene that labels values and tapes with the user's names (``names=locals()``).
+
+        >>> import minitape as tf
+        >>> list(tf.viz.Scene.named({"x": tf.constant(1.0)}).names.values())
+        ['x']
+        """
+        scene = cls(names=name_map(names))
+        scene.tapes.names = tape_names(names)
+        return scene
+
+    @classmethod
     def of_tape(cls, tape: Any, names: dict[str, Any] | None = None) -> "Scene":
         """The picture of everything ``tape`` holds now.
 
@@ -99,8 +111,7 @@ class Scene:
         >>> [op.name for op in tf.viz.Scene.of_tape(tape).ops.values()]
         ['exp', 'sin']
         """
-        scene = cls(names=name_map(names))
-        scene.tapes.names = tape_names(names)
+        scene = cls.named(names)
         held, entries = HeldMemory(tape.first_id), tape.entries()
         for k, entry in enumerate(entries):      # what memory_info() said after each entry was recorded
             held.count(entries[:k + 1])
