@@ -55,6 +55,9 @@ LOOKS: dict[str, dict[str, Any]] = {
     "cluster": {"line": "#9467bd", "dashed": True, "meaning": "a checkpoint, recomputed"},
     "cluster-done": {"line": "#cdbfe0", "dashed": True, "text": "#9a9a9a", "meaning": "its local tape let go"},
 }
+#: The looks a legend explains (not a finished checkpoint's, a faded "cluster"), and which of them are values'.
+LEGEND = [name for name in LOOKS if name != "cluster-done"]
+VALUE_LOOKS = {"user", "saved", "discarded", "released"}
 
 
 @dataclass
