@@ -21,13 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from record_tf_keras_api import values
+
 OUT = pathlib.Path(__file__).parent / "data" / "tf_keras_state.json"
 X = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0], [0.0, 1.0, -1.0], [2.0, -2.0, 0.5]], dtype="float32")
 Y = np.array([[1.0], [0.0], [2.0], [-1.0]], dtype="float32")
-
-
-def values(x: Any) -> Any:
-    return np.asarray(x).tolist()
 
 
 def lists(layer: Any) -> dict[str, Any]:

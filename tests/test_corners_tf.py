@@ -54,8 +54,7 @@ def same(ours, theirs, path: str = "result") -> None:
         assert ours == theirs, f"{path}: {ours} vs TF's {theirs}"       # None, or a bool
 
 
-def cases(group: str) -> list[tuple[str, str]]:
-    return list(spec.GROUPS[group][1].items())
+CASES = [(group, name, code) for group in spec.GROUPS for name, code in spec.GROUPS[group][1].items()]
 
 
 @pytest.mark.parametrize("group", sorted(spec.GROUPS))
@@ -63,35 +62,19 @@ def test_every_case_was_recorded(group):
     assert sorted(RECORDED[group]) == sorted(spec.GROUPS[group][1])
 
 
-@pytest.mark.parametrize("name, code", cases("targets"), ids=[n for n, _ in cases("targets")])
-def test_a_target_that_is_a_source_and_the_watched_variables(name, code):
-    """1. d(x)/dx is ones, watched or not (TF's autodiff guide: ``result = v0`` gives dv0 = 1); 2. a spent
-    non-persistent tape still lists its watched variables."""
-    same(spec.run(tf, spec.WATCHED, code), RECORDED["targets"][name], name)
+@pytest.mark.parametrize("group, name, code", CASES, ids=[f"{group}-{name}" for group, name, _ in CASES])
+def test_minitape_answers_as_tf(group, name, code):
+    """Each case after its group's setup (``spec.GROUPS``), as TF answered it:
 
-
-@pytest.mark.parametrize("name, code", cases("second"), ids=[n for n, _ in cases("second")])
-def test_second_derivatives_are_none_or_zeros_as_in_tf(name, code):
-    """3. relu's (and abs's, max-pooling's...) second derivative is zeros; maximum's, sign's... None."""
-    same(spec.run(tf, spec.WATCHED, code), RECORDED["second"][name], name)
-
-
-@pytest.mark.parametrize("name, code", cases("errors"), ids=[n for n, _ in cases("errors")])
-def test_errors_have_tfs_type_and_text(name, code):
-    """4.-6. batch_jacobian, unconnected_gradients, assign and two dtypes: str(error) is TF's, exactly."""
-    same(spec.run(tf, spec.TAPE, code), RECORDED["errors"][name], name)
-
-
-@pytest.mark.parametrize("name, code", cases("sliced"), ids=[n for n, _ in cases("sliced")])
-def test_sliced_variable_assignment(name, code):
-    """8. ``v[key].assign(value)``: values, what was read before, errors."""
-    same(spec.run(tf, spec.SLICES, code), RECORDED["sliced"][name], name)
-
-
-@pytest.mark.parametrize("name, code", cases("methods"), ids=[n for n, _ in cases("methods")])
-def test_custom_gradient_on_a_method(name, code):
-    """7. ``self`` is bound, not an input: grad_fn returns one gradient per tensor argument."""
-    same(spec.run(tf, spec.CUSTOM, code), RECORDED["methods"][name], name)
+    * ``targets``: d(x)/dx is ones, watched or not (TF's autodiff guide: ``result = v0`` gives dv0 = 1);
+      a spent non-persistent tape still lists its watched variables;
+    * ``second``: relu's (and abs's, max-pooling's...) second derivative is zeros; maximum's, sign's... None;
+    * ``errors``: batch_jacobian, unconnected_gradients, assign and two dtypes: str(error) is TF's, exactly;
+    * ``sliced``: ``v[key].assign(value)``: values, what was read before, errors;
+    * ``methods``: a custom gradient on a method: ``self`` is bound, not an input, so grad_fn returns one
+      gradient per tensor argument.
+    """
+    same(spec.run(tf, spec.GROUPS[group][0], code), RECORDED[group][name], name)
 
 
 def test_errors_carry_advice_in_a_note():

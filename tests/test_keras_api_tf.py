@@ -2,44 +2,17 @@
 TensorFlow 2.21's Keras (3.15), from tests/data/tf_keras_api.json (written by tests/record_tf_keras_api.py);
 then the errors and corners that have no number to compare."""
 import json
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
 import minitape as tf
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import record_tf_keras_api as spec  # noqa: E402
+import record_tf_keras_api as spec
+from recorded_keras import minitape_runs, same
 
 RECORDED = json.loads(spec.OUT.read_text())
-
-
-def minitape_runs(spec):
-    """``ours(case)``: the recorder's case run once with minitape, seeded as the recording was, as JSON."""
-    done = {}
-
-    def ours(case):
-        if case not in done:
-            tf.keras.utils.set_random_seed(0)
-            done[case] = json.loads(json.dumps(spec.CASES[case](tf.keras, tf)))
-        return done[case]
-    return ours
-
-
 ours = minitape_runs(spec)
-
-
-def same(a, b, tol=1e-6):
-    """Equal structures; numbers within ``tol`` (relative and absolute)."""
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y, tol) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k], tol) for k in a)
-    if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
-        return type(a) is type(b) and abs(a - b) <= tol * (1 + abs(b))
-    return a == b
 
 
 @pytest.mark.parametrize("case,key", [(case, key) for case in spec.CASES for key in RECORDED[case]])

@@ -1,17 +1,14 @@
 """Freezing, building, initialiser seeds, default names, loss dtypes and regularizer configs against TensorFlow
 2.21's Keras (3.15), from tests/data/tf_keras_state.json (written by tests/record_tf_keras_state.py)."""
 import json
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
 import minitape as tf
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import record_tf_keras_state as spec  # noqa: E402
-from test_keras_api_tf import minitape_runs, same  # noqa: E402
+import record_tf_keras_state as spec
+from recorded_keras import minitape_runs, same
 
 RECORDED = json.loads(spec.OUT.read_text())
 ours = minitape_runs(spec)

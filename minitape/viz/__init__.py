@@ -31,7 +31,7 @@ from minitape.viz import animate, dot, layout, memory, names, page, player, rend
 from minitape.viz.player import Player
 from minitape.viz.render import to_svg  # noqa: F401
 from minitape.viz.dot import value_svg
-from minitape.viz.names import name_map, tape_names
+from minitape.viz.names import name_map, tape_names  # noqa: F401
 from minitape.viz.scene import Scene
 
 
@@ -61,8 +61,7 @@ def timeline_scene(timeline: Timeline, upto: int | None = None) -> Scene:
     >>> events.scene(upto=1).said
     'the tape watches #0'
     """
-    drawn = Scene(names=name_map(timeline.names))
-    drawn.tapes.names = tape_names(timeline.names)
+    drawn = Scene.named(timeline.names)
     for event in timeline[:upto]:
         drawn.apply(event)
     return drawn

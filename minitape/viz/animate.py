@@ -21,7 +21,7 @@ import os
 import textwrap
 from typing import Any
 
-from minitape.viz.dot import LOOKS
+from minitape.viz.dot import LEGEND, LOOKS, VALUE_LOOKS
 
 WIDTH_LIMIT = 1400           # pixels: a huge picture is drawn smaller (Graphviz's dpi), not cropped
 TEXT_WIDTH = 96              # characters per line of the caption
@@ -89,12 +89,11 @@ def _framed(picture: Any, caption: list[str], rest: list[str], width: int, heigh
 
 
 def _legend(draw: Any, x: int, y: int, font: Any) -> None:
-    for name, look in LOOKS.items():
-        if name == "cluster-done":
-            continue
+    for name in LEGEND:
+        look = LOOKS[name]
         box = (x, y + 2, x + 26, y + 16)
         outline, width = look.get("line", "#333333"), int(look.get("width", 1))
-        if name in ("user", "saved", "discarded", "released"):
+        if name in VALUE_LOOKS:
             draw.ellipse(box, fill=look.get("fill"), outline=outline, width=width)
         else:
             draw.rounded_rectangle(box, radius=3, fill=look.get("fill"), outline=outline, width=width)

@@ -55,6 +55,9 @@ LOOKS: dict[str, dict[str, Any]] = {
     "cluster": {"line": "#9467bd", "dashed": True, "meaning": "a checkpoint, recomputed"},
     "cluster-done": {"line": "#cdbfe0", "dashed": True, "text": "#9a9a9a", "meaning": "its local tape let go"},
 }
+#: The looks a legend explains (not a finished checkpoint's, a faded "cluster"), and which of them are values'.
+LEGEND = [name for name in LOOKS if name != "cluster-done"]
+VALUE_LOOKS = {"user", "saved", "discarded", "released"}
 
 
 @dataclass
@@ -73,7 +76,6 @@ class ValueNode:
     saved: bool = False         # kept by the tape for the backward pass
     cluster: str | None = None  # the key of the recomputed checkpoint it is drawn in
     released: bool = False      # kept, and let go since (the tape that kept it was freed)
-    shown: bool = True          # it exists at this moment of the story
     tensor_id: int | None = None
 
     @property
@@ -104,8 +106,6 @@ class ValueNode:
         return lines
 
     def look(self) -> str:
-        if not self.shown:
-            return "hidden"
         if self.users:
             return "user"
         if self.released:
@@ -124,14 +124,11 @@ class OpNode:
     checkpoint: bool = False        # this node is itself a checkpointed call
     recomputed: bool = False
     done: bool = False              # the backward pass went through it
-    shown: bool = True
 
     def lines(self) -> list[str]:
         return [("↻ " if self.recomputed else "") + self.name]
 
     def look(self) -> str:
-        if not self.shown:
-            return "hidden"
         return "done" if self.done else "recomputed" if self.recomputed else "op"
 
     @property
@@ -208,14 +205,13 @@ def to_dot(values: dict[str, ValueNode], ops: dict[str, OpNode], current: str | 
            max_nodes: int = 200, legend: bool = True) -> str:
     """Graphviz DOT text of what is shown now; long runs of ops beyond ``max_nodes`` fold into one node."""
     at_least("to_dot", "max_nodes", max_nodes, 2)
-    shown_ops = [key for key, op in ops.items() if op.shown]
-    kept, folded = fold(shown_ops, max_nodes)
+    kept, folded = fold(list(ops), max_nodes)
     visible_values = {v for key in kept for v in ops[key].inputs + ops[key].outputs}
     clusters: dict[str | None, list[str]] = {}
     for key, node in values.items():
-        if key in visible_values and node.shown:
+        if key in visible_values:
             clusters.setdefault(node.cluster, []).append(f'  {key} [id="{key}", {value_style(node, key == current)}];')
-    opened = {op.cluster for op in ops.values() if op.cluster is not None and op.shown}
+    opened = {op.cluster for op in ops.values() if op.cluster is not None}
     for key in kept:
         op = ops[key]
         home = key if op.checkpoint and key in opened else op.cluster
@@ -231,8 +227,8 @@ def to_dot(values: dict[str, ValueNode], ops: dict[str, OpNode], current: str | 
                   *["  " + line for line in body], "  }"]
     for key in kept:
         op = ops[key]
-        lines += [f"  {v} -> {key};" for v in op.inputs if v in visible_values and values[v].shown]
-        lines += [f"  {key} -> {v};" for v in op.outputs if v in visible_values and values[v].shown]
+        lines += [f"  {v} -> {key};" for v in op.inputs if v in visible_values]
+        lines += [f"  {key} -> {v};" for v in op.outputs if v in visible_values]
     if folded:
         lines += fold_edges(kept, folded)
     if legend:

@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from minitape.viz.dot import HEADER, attribute_map, fold, fold_lines, label, quote
-from minitape.viz.render import laid_out, draw, visible
+from minitape.viz.render import draw, escape_html, laid_out, visible
 
 FOLDED = "folded"
 
@@ -164,7 +164,7 @@ class Layout:
             look = edges.get(key, "edge") if kind == "edge" else looks.get(key, ("hidden", []))[0]
             if kind == "node":
                 lines = iter(looks.get(key, ("hidden", self.elements.get(key, [])))[1])
-                body = _TEXT.sub(lambda t: t.group(1) + _xml(next(lines, "")) + t.group(3), body)
+                body = _TEXT.sub(lambda t: t.group(1) + escape_html(next(lines, ""), quote=False) + t.group(3), body)
             return f'<g id="{key}" class="{kind} {classes(look)}">{body}</g>'
 
         return _GROUP.sub(restyle, self.svg)
@@ -231,10 +231,6 @@ def _home_chain_kept(ops: dict[str, Any], key: str, kept_calls: set[str]) -> boo
 _PLAIN = {"color": "black", "penwidth": "1", "fontcolor": "black"}      # what a look that says nothing of them means
 _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge|cluster)[^"]*">(.*?)</g>', re.DOTALL)
 _TEXT = re.compile(r"(<text[^>]*>)(.*?)(</text>)", re.DOTALL)
-
-
-def _xml(text: str) -> str:
-    return visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _embeddable(svg: str) -> str:

@@ -34,7 +34,6 @@ class Local:
     copies: list[str]
     label: str = "local tape"
     input_name: str | None = None
-    tape: Any = None
     ids: dict[int, str] = field(default_factory=dict)       # tensor id -> node key, in this run
     entries: dict[int, str] = field(default_factory=dict)   # id(entry) -> node key, in this run
     ops: int = 0
@@ -61,7 +60,6 @@ class Tapes:
         self.rows: dict[int, Row] = {}
         self.names: dict[int, str] = {}       # id(tape) -> the user's name for it
         self.peak = 0                         # the most all rows together have held
-        self.main: Any = None
         self._users = 0
 
     def knows(self, tape: Any) -> bool:
@@ -73,7 +71,6 @@ class Tapes:
             return
         if not local:
             self._users += 1
-            self.main = tape if self.main is None else self.main
             label = self.names.get(id(tape)) or ("tape" if self._users == 1 else f"tape {self._users}")
         self.rows[id(tape)] = Row(tape, label or "local tape", local)
 

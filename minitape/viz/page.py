@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from minitape.viz.dot import LOOKS
+from minitape.viz.dot import LEGEND, LOOKS, VALUE_LOOKS
 from minitape.viz.layout import classes
 from minitape.viz.render import escape_html
 
@@ -119,15 +119,13 @@ def memory_html(memory: dict[str, Any], scale: int) -> str:
 def legend_html() -> str:
     """What each colour and border means: once, beside the picture."""
     items = []
-    for name, look in LOOKS.items():
-        if name == "cluster-done":
-            continue
+    for name in LEGEND:
+        look = LOOKS[name]
         fill, line = look.get("fill", "none"), look.get("line", "#333")
         dash = ' stroke-dasharray="4,2"' if look.get("dashed") else ""
         width = look.get("width", 1)
-        value = name in ("user", "saved", "discarded", "released")
         shape = (f'<ellipse cx="14" cy="8" rx="12" ry="6.5" fill="{fill}" stroke="{line}" stroke-width="{width}"{dash}/>'
-                 if value else
+                 if name in VALUE_LOOKS else
                  f'<rect x="2" y="2" width="24" height="12" rx="3" fill="{fill}" stroke="{line}" stroke-width="{width}"{dash}/>')
         items.append(f'<div class="mt-legend-item"><svg width="28" height="16" aria-hidden="true">{shape}</svg>'
                      f'<span>{escape_html(look["meaning"])}</span></div>')

@@ -33,7 +33,6 @@ from minitape.core.events import Timeline
 from minitape.viz.dot import at_least
 from minitape.viz.layout import FOLDED, Layout
 from minitape.viz.page import frame_html, page, static_page
-from minitape.viz.names import name_map, tape_names
 from minitape.viz.scene import Scene
 
 _player_ids = itertools.count()
@@ -87,9 +86,7 @@ class Player:
                  max_nodes: int = 200) -> None:
         at_least("Player", "max_frames", max_frames, 1)
         at_least("Player", "max_nodes", max_nodes, 2)
-        names = names if names is not None else timeline.names
-        self.scene = Scene(names=name_map(names))
-        self.scene.tapes.names = tape_names(names)
+        self.scene = Scene.named(names if names is not None else timeline.names)
         self.frames = self._play(timeline, max_frames)
         self.layout = Layout(self.scene, self._widest(), max_nodes)
         self._fit_to_layout()

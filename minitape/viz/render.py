@@ -85,14 +85,14 @@ def _first_layout_quietly() -> Iterator[None]:
         _fonts_loaded = True
 
 
-def escape_html(text: str) -> str:
-    """Text for an HTML page, shown as text whatever it contains.
+def escape_html(text: str, quote: bool = True) -> str:
+    """Text for an HTML page (or, ``quote=False``, an SVG's ``<text>``), shown as text whatever it contains.
 
     >>> from minitape.viz.render import escape_html
     >>> escape_html('<b>"x"</b>' + chr(0))
     '&lt;b&gt;&quot;x&quot;&lt;/b&gt;\\\\x00'
     """
-    return html.escape(visible(text), quote=True)
+    return html.escape(visible(text), quote=quote)
 
 
 # What XML (so SVG) and Graphviz cannot carry: control characters other than tab and newline,

@@ -88,6 +88,18 @@ class Scene:
 
     # -- building -------------------------------------------------------------
     @classmethod
+    def named(cls, names: dict[str, Any] | None) -> "Scene":
+        """An empty scene that labels values and tapes with the user's names (``names=locals()``).
+
+        >>> import minitape as tf
+        >>> list(tf.viz.Scene.named({"x": tf.constant(1.0)}).names.values())
+        ['x']
+        """
+        scene = cls(names=name_map(names))
+        scene.tapes.names = tape_names(names)
+        return scene
+
+    @classmethod
     def of_tape(cls, tape: Any, names: dict[str, Any] | None = None) -> "Scene":
         """The picture of everything ``tape`` holds now.
 
@@ -99,8 +111,7 @@ class Scene:
         >>> [op.name for op in tf.viz.Scene.of_tape(tape).ops.values()]
         ['exp', 'sin']
         """
-        scene = cls(names=name_map(names))
-        scene.tapes.names = tape_names(names)
+        scene = cls.named(names)
         held, entries = HeldMemory(tape.first_id), tape.entries()
         for k, entry in enumerate(entries):      # what memory_info() said after each entry was recorded
             held.count(entries[:k + 1])
@@ -127,7 +138,6 @@ class Scene:
         local = self._locals.get(id(tape))
         if local is None and self._pending is not None and not self.tapes.knows(tape):
             local, self._pending = self._pending, None
-            local.tape = tape
             self._locals[id(tape)] = local
             self.tapes.add(tape, local.label, local=True)
         elif local is None:
@@ -219,7 +229,6 @@ class Scene:
             node.spec = node.spec if node.spec is not None else wrap(spec._value, spec._id)
         elif isinstance(spec, Tensor) or node.spec is None:
             node.spec = spec        # the value (an op's reading of a variable: its value then), else its shape and dtype
-        node.shown = True
         self.dirty.add(key)
         return key
 
@@ -332,10 +341,8 @@ class Scene:
 
     def _key_of(self, entry: Any) -> str | None:
         """The node of ``entry``, wherever it was recorded (None if no drawn tape recorded it)."""
-        for local in self._locals.values():
-            if id(entry) in local.entries:
-                return local.entries[id(entry)]
-        return self._entries.get(id(entry)) or self._reserved.get(id(entry))
+        inside = next((local.entries[id(entry)] for local in self._locals.values() if id(entry) in local.entries), None)
+        return inside or self._entries.get(id(entry)) or self._reserved.get(id(entry))
 
     def _local_key(self, tensor_id: int) -> str | None:
         return next((local.ids[tensor_id] for local in self._locals.values() if tensor_id in local.ids), None)
@@ -355,8 +362,7 @@ class Scene:
         if key.startswith("c_"):
             return self.clusters.get(key[2:], "hidden"), []
         node = self.values[key] if key in self.values else self.ops[key]
-        look = node.look()
-        return (look + " current" if key == self.current and look != "hidden" else look), node.lines()
+        return node.look() + (" current" if key == self.current else ""), node.lines()
 
     # -- drawing --------------------------------------------------------------
     def to_dot(self, max_nodes: int = 200, legend: bool = True) -> str:
