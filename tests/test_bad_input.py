@@ -516,6 +516,11 @@ def zeros(shape: tuple, dtype: str = "float32") -> str:
     return f"tf.zeros({shape}, tf.{dtype})"
 
 
+def op_name(op: str) -> tuple[str]:
+    """What a message about ``tf.<op>`` must name: minitape's name of the op (``math.floormod`` is ``mod``)."""
+    return (op.rpartition(".")[2].replace("floormod", "mod"),)
+
+
 #: Ops TF registers for floating dtypes only.
 FLOATING_ONLY = ["exp", "math.log", "math.log1p", "sqrt", "sin", "cos", "tanh", "sigmoid", "math.softplus",
                  "nn.softmax", "nn.log_softmax"]
@@ -544,7 +549,7 @@ def wrong_dtypes(draw) -> Case:
         return Case(op, f"tf.{op}({b})", IAE)
     if kind == "binary":
         op = draw(st.sampled_from(NUMERIC_BINARY))
-        return Case(op, f"tf.{op}({b}, {b})", IAE, (op.rpartition('.')[2].replace("floormod", "mod"),))
+        return Case(op, f"tf.{op}({b}, {b})", IAE, op_name(op))
     if kind == "reduction":
         op = draw(st.sampled_from(REDUCTIONS))
         return Case(op, f"tf.{op}({b})", IAE)
@@ -567,8 +572,7 @@ def unbroadcastable(draw) -> Case:
     kind = draw(st.sampled_from(["binary", "logical", "where"]))
     if kind == "binary":
         op = draw(st.sampled_from(BROADCASTING))
-        name = op.rpartition(".")[2].replace("floormod", "mod")
-        return Case(op, f"tf.{op}({zeros(a)}, {zeros(b)})", IAE, (name,))
+        return Case(op, f"tf.{op}({zeros(a)}, {zeros(b)})", IAE, op_name(op))
     if kind == "logical":
         op = draw(st.sampled_from(["logical_and", "logical_or"]))
         return Case(f"math.{op}", f"tf.math.{op}({zeros(a, 'bool')}, {zeros(b, 'bool')})", IAE)
@@ -595,8 +599,7 @@ def mixed_dtypes(draw) -> Case:
     recorded = TF_ERRORS[f"mixed {op} {first} {second}"]
     if op == "where":
         return Case(op, f"tf.where({zeros(shape, 'bool')}, {a}, {b})", recorded["error"], text=recorded["text"])
-    return Case(op, f"tf.{op}({a}, {b})", recorded["error"], (op.rpartition(".")[2].replace("floormod", "mod"),),
-                text=recorded["text"])
+    return Case(op, f"tf.{op}({a}, {b})", recorded["error"], op_name(op), text=recorded["text"])
 
 
 #: Functions taking a shape, and what TF 2.21 raises for a float in it (a Python list holding a float):
@@ -724,8 +727,7 @@ def unconvertible_inputs(draw) -> Case:
         return Case(op, code, VALUE)
     if kind == "binary":
         op = draw(st.sampled_from(BROADCASTING + ["matmul"]))
-        name = op.rpartition(".")[2].replace("floormod", "mod")
-        return Case(op, f"tf.{op}({zeros(shape)}, {thing})", VALUE, (name,))
+        return Case(op, f"tf.{op}({zeros(shape)}, {thing})", VALUE, op_name(op))
     if kind == "reduction":
         op = draw(st.sampled_from(REDUCTIONS))
         return Case(op, f"tf.{op}({thing})", VALUE)

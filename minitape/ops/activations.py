@@ -24,22 +24,11 @@ from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import NUMBERS, as_operand, needs_floating
 from minitape.ops.creation import zeros_like
-from minitape.ops.elementwise import cast, exp, tanh, unary, where
+from minitape.ops.elementwise import cast, exp, gradient_op, tanh, unary, where
 
 #: selu's constants (Klambauer et al., 2017), as TF's kernel spells them.
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_ALPHA = 1.6732632423543772848170429916717
-
-
-def _gradient_op(name: str, forward: Any, of_first: Any) -> Op:
-    """A gradient op ``(first, g) -> g routed by first``, linear in ``g``.
-
-    Its VJP for ``g`` is the op again applied to the incoming ``gg``; ``of_first(gg, first, g)``
-    is its VJP for ``first`` (the output or input it was routed by).
-    """
-    op = Op(name, forward, (lambda gg, ans, first, g, **params: of_first(gg, first, g, **params),
-                            lambda gg, ans, first, g, **params: apply(op, (first, gg), params)), keep=(0, 1))
-    return op
 
 
 def _where_negative(gg: Tensor, y: Tensor, g: Tensor) -> Tensor:
@@ -47,13 +36,13 @@ def _where_negative(gg: Tensor, y: Tensor, g: Tensor) -> Tensor:
     return where(y < 0, gg * g, zeros_like(y))
 
 
-_ELU_GRAD = _gradient_op("elu_grad", lambda xp, y, g: xp.where(y < 0, g * (y + 1), g), _where_negative)
-_SELU_GRAD = _gradient_op(
+_ELU_GRAD = gradient_op("elu_grad", lambda xp, y, g: xp.where(y < 0, g * (y + 1), g), _where_negative)
+_SELU_GRAD = gradient_op(
     "selu_grad", lambda xp, y, g: xp.where(y < 0, g * (y + SELU_SCALE * SELU_ALPHA), g * SELU_SCALE), _where_negative)
-_LEAKY_RELU_GRAD = _gradient_op("leaky_relu_grad", lambda xp, x, g, alpha: xp.where(x > 0, g, g * alpha),
-                                lambda gg, x, g, alpha: zeros_like(x))
-_RELU6_GRAD = _gradient_op("relu6_grad", lambda xp, y, g: xp.where((y > 0) & (y < 6), g, xp.zeros_like(g)),
-                           lambda gg, y, g: zeros_like(y))
+_LEAKY_RELU_GRAD = gradient_op("leaky_relu_grad", lambda xp, x, g, alpha: xp.where(x > 0, g, g * alpha),
+                               lambda gg, x, g, alpha: zeros_like(x))
+_RELU6_GRAD = gradient_op("relu6_grad", lambda xp, y, g: xp.where((y > 0) & (y < 6), g, xp.zeros_like(g)),
+                          lambda gg, y, g: zeros_like(y))
 
 
 def _elu(xp, x):

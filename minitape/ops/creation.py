@@ -19,7 +19,7 @@ from minitape.core import arrays, backends, dtypes
 from minitape.core.primitive import Discarded, Op, apply
 from minitape.core.tensor import Tensor, constant, wrap
 from minitape.core.errors import InvalidArgumentError
-from minitape.ops.arguments import as_int, as_operand, as_shape, needs_floating, operands, plain
+from minitape.ops.arguments import as_int, as_operand, as_shape, operands, plain
 
 
 # ---- creation (not differentiable: nothing to differentiate).  New tensors go to the current

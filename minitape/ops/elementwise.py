@@ -158,17 +158,33 @@ cos = unary("cos",       lambda xp, x: xp.cos(x),             lambda g, ans, x: 
     >>> tf.cos([0.0]).numpy()
     array([1.], dtype=float32)
     """)
+
+
+def gradient_op(name: str, forward: Callable, of_first: Callable, keep: tuple = (0, 1)) -> Op:
+    """A gradient op ``(first, g) -> the gradient``, linear in ``g``, as TF's ``TanhGrad``, ``ReluGrad``...
+
+    ``first`` is what the gradient is computed from (the op's output or input).  The op's VJP for
+    ``g`` is the op again, applied to the incoming ``gg``; ``of_first(gg, first, g, **params)`` is
+    its VJP for ``first``.  So a second tape differentiates the gradient too.
+
+    >>> from minitape.ops.elementwise import gradient_op
+    >>> double = gradient_op("double_grad", lambda xp, y, g: 2 * g, lambda gg, y, g: zeros_like(y))
+    >>> apply(double, (tf.constant(1.0), tf.constant(3.0))).numpy()
+    np.float32(6.0)
+    """
+    op = Op(name, forward, (lambda gg, ans, first, g, **params: of_first(gg, first, g, **params),
+                            lambda gg, ans, first, g, **params: apply(op, (first, gg), params)), keep=keep)
+    return op
+
+
 # Derivatives that read only the output get an op of their own, as TensorFlow's TanhGrad and
-# SigmoidGrad: one step in the backward pass instead of three.  Each is a primitive with its own
-# VJPs, so a second tape can still differentiate it.
-_TANH_GRAD = Op("tanh_grad", lambda xp, y, g: g * (1 - y * y),
-                (lambda gg, ans, y, g: -2 * gg * g * y, lambda gg, ans, y, g: _tanh_grad(y, gg)), keep=(0, 1))
-_SIGMOID_GRAD = Op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y),
-                   (lambda gg, ans, y, g: gg * g * (1 - 2 * y), lambda gg, ans, y, g: _sigmoid_grad(y, gg)), keep=(0, 1))
+# SigmoidGrad: one step in the backward pass instead of three.
+_TANH_GRAD = gradient_op("tanh_grad", lambda xp, y, g: g * (1 - y * y), lambda gg, y, g: -2 * gg * g * y)
+_SIGMOID_GRAD = gradient_op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y), lambda gg, y, g: gg * g * (1 - 2 * y))
 # relu's mask, as TF's ReluGrad: routed, never multiplied (an inf upstream stays out where relu is flat).
 # Its derivative with respect to relu's output is zeros, not None: TF's second derivative of relu is 0.
-_RELU_GRAD = Op("relu_grad", lambda xp, y, g: xp.where(y > 0, g, xp.zeros_like(g)),
-                (lambda gg, ans, y, g: zeros_like(y), lambda gg, ans, y, g: _relu_grad(y, gg)), keep=(0,))
+_RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: xp.where(y > 0, g, xp.zeros_like(g)),
+                         lambda gg, y, g: zeros_like(y), keep=(0,))
 
 
 def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:

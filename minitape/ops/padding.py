@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from minitape.core import arrays
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.messages import mixed_dtypes_text, with_hint
 from minitape.core.tensor import Tensor
@@ -49,7 +50,7 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         raise with_hint(InvalidArgumentError(mixed_dtypes_text("PadV2", 2, x.dtype.name, fill.dtype.name, None)),
                         "pad: give constant_values of the tensor's dtype.")
     if fill is not None and fill.ndim:
-        raise with_hint(InvalidArgumentError(f"constant_values must be a scalar. Found: {_listed(fill.shape)} "
+        raise with_hint(InvalidArgumentError(f"constant_values must be a scalar. Found: {arrays.listed(fill.shape)} "
                                              f"[Op:PadV2]"), "pad: give one number to fill the border with.")
     for axis, (before, after) in enumerate(widths):
         if before or after:
@@ -93,8 +94,8 @@ def _widths(paddings: Any, x: Tensor, mode: str) -> list[tuple[int, int]]:
     kernel = "Pad" if mode == "CONSTANT" else "MirrorPad"
     if len(shape) != 2 or shape[1] != 2 or shape[0] != x.ndim:
         raise with_hint(InvalidArgumentError(
-            f"The first dimension of paddings must be the rank of inputs{_listed(shape)} {_listed(x.shape)} "
-            f"[Op:{kernel}]"),
+            f"The first dimension of paddings must be the rank of inputs{arrays.listed(shape)} "
+            f"{arrays.listed(x.shape)} [Op:{kernel}]"),
             f"pad: give one [before, after] pair per axis of the tensor ({x.ndim} pairs).")
     widths = [(flat[2 * i], flat[2 * i + 1]) for i in builtins.range(x.ndim)]
     for (before, after), size in zip(widths, x.shape):
@@ -107,8 +108,3 @@ def _widths(paddings: Any, x: Tensor, mode: str) -> list[tuple[int, int]]:
             raise InvalidArgumentError(f"paddings must be no greater than the dimension size: {before}, {after} "
                                        f"greater than {size} [Op:MirrorPad]")
     return widths
-
-
-def _listed(sizes: Any) -> str:
-    """Sizes as TF's kernels print them: ``[2,3]``."""
-    return "[" + ",".join(str(n) for n in sizes) + "]"

@@ -29,15 +29,11 @@ from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import as_operand
 from minitape.ops.creation import zeros_like
+from minitape.ops.reductions import bound
 from minitape.ops.windows import Window, check_image, spatial
 
 
 # --------------------------------------------------------------------------- max
-
-def _lowest(xp, x):
-    """What max-pooling pads with: a value no entry is below."""
-    return -float("inf") if backends.is_floating(x) else xp.iinfo(x.dtype).min
-
 
 def _slices(padded, window):
     """The slice of the padded image that each tap of the window reads, tap after tap (row by row)."""
@@ -54,12 +50,12 @@ def _combined(combine, padded, window):
 
 
 def _max_pool_forward(xp, x, window):
-    return _combined(xp.maximum, window.pad(x, _lowest(xp, x)), window)
+    return _combined(xp.maximum, window.pad(x, bound(xp, x, lowest=True)), window)
 
 
 def _first_largest(xp, x, window):
     """For each output, the number of the tap that read its window's first largest value."""
-    slices = _slices(window.pad(x, _lowest(xp, x)), window)
+    slices = _slices(window.pad(x, bound(xp, x, lowest=True)), window)
     largest = next(slices)
     which = xp.zeros(largest.shape, dtype=xp.int32, device=backends.device_of(x))
     for k, tap in enumerate(slices, start=1):

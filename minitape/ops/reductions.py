@@ -84,17 +84,26 @@ def _mean_forward(xp, x, axis, keepdims):
     return xp.astype(total // n + xp.astype(rounded_down, xp.int64), x.dtype)
 
 
+def bound(xp, x, lowest: bool) -> float | int:
+    """The value no entry of the array ``x`` is below (``lowest``) or above: an infinity, or the integer dtype's limit.
+
+    >>> from minitape.ops.reductions import bound
+    >>> bound(np, np.zeros(2, np.int8), lowest=True), bound(np, np.zeros(2), lowest=False)
+    (-128, inf)
+    """
+    if backends.is_floating(x):
+        return -math.inf if lowest else math.inf
+    limits = xp.iinfo(x.dtype)
+    return limits.min if lowest else limits.max
+
+
 def _extreme_forward(largest: bool) -> Callable:
     """reduce_max's (or reduce_min's) forward rule: over an empty axis, TF's -inf (+inf), or the lowest (highest) integer."""
     def forward(xp, x, axis, keepdims):
         if builtins.all(x.shape[a] for a in axis):
             return (xp.max if largest else xp.min)(x, axis=axis, keepdims=keepdims)
-        if backends.is_floating(x):
-            value = -math.inf if largest else math.inf
-        else:
-            value = xp.iinfo(x.dtype).min if largest else xp.iinfo(x.dtype).max
         shape = tuple(1 if a in axis else n for a, n in enumerate(x.shape) if keepdims or a not in axis)
-        return arrays.full_beside(x, shape, value)
+        return arrays.full_beside(x, shape, bound(xp, x, lowest=largest))
     return forward
 
 

@@ -113,31 +113,27 @@ def _rows_method(how: str) -> Callable[..., UnreadVariable]:
                                       f"{sparse_delta}"), f"scatter_{how}: wrap the rows as "
                                                           f"tf.IndexedSlices(values=..., indices=...).")
         return _scatter(self, how, sparse_delta.indices, sparse_delta.values, nd=False)
-    method.__name__ = method.__qualname__ = f"scatter_{how}"
-    method.__doc__ = (f"Row ``indices[i]`` of the variable becomes ``{how}(row, values[i])``, for a "
-                      f"``IndexedSlices``; returns what ``assign`` returns.\n\n"
-                      f"    >>> v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\n"
-                      f"    >>> v.scatter_{how}(tf.IndexedSlices([[2.0, 2.0]], [1])).numpy()[1]\n"
-                      f"    array({_example(how)}, dtype=float32)\n")
-    return method
+    return _named(method, f"scatter_{how}", f"Row ``indices[i]`` of the variable becomes ``{how}(row, values[i])``, "
+                                            f"for a ``IndexedSlices``", "tf.IndexedSlices([[2.0, 2.0]], [1])", how)
 
 
 def _nd_method(how: str) -> Callable[..., UnreadVariable]:
     def method(self: Variable, indices: Any, updates: Any, name: str | None = None) -> UnreadVariable:
         return _scatter(self, how, indices, updates, nd=True)
-    method.__name__ = method.__qualname__ = f"scatter_nd_{how}"
-    method.__doc__ = (f"The entry (or slice) at each index vector ``indices[i]`` becomes ``{how}(it, updates[i])``; "
-                      f"returns what ``assign`` returns.\n\n"
+    return _named(method, f"scatter_nd_{how}", f"The entry (or slice) at each index vector ``indices[i]`` becomes "
+                                               f"``{how}(it, updates[i])``", "[[1, 0], [1, 1]], [2.0, 2.0]", how)
+
+
+def _named(method: Callable, name: str, summary: str, arguments: str, how: str) -> Callable:
+    """``method`` named ``name``, its docstring the ``summary`` and an example: row [3, 4] updated by [2, 2]."""
+    result = np.array2string(np.asarray(_COMBINE[how](np.array([3.0, 4.0], np.float32), np.float32(2.0)),
+                                        np.float32), separator=", ")
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"{summary}; returns what ``assign`` returns.\n\n"
                       f"    >>> v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\n"
-                      f"    >>> v.scatter_nd_{how}([[1, 0], [1, 1]], [2.0, 2.0]).numpy()[1]\n"
-                      f"    array({_example(how)}, dtype=float32)\n")
+                      f"    >>> v.{name}({arguments}).numpy()[1]\n"
+                      f"    array({result}, dtype=float32)\n")
     return method
-
-
-def _example(how: str) -> str:
-    """Row [3, 4] combined with [2, 2], as NumPy prints it (for the docstrings' examples)."""
-    return np.array2string(np.asarray(_COMBINE[how](np.array([3.0, 4.0], np.float32), np.float32(2.0)),
-                                      np.float32), separator=", ")
 
 
 def _no_item_assignment(kind: str) -> Callable[..., None]:
