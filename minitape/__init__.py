@@ -11,11 +11,13 @@ Programs written against TensorFlow's eager autodiff run unchanged with
 >>> tape.gradient(y, x)
 <minitape.Tensor: shape=(), dtype=float32, numpy=6.0>
 
-The layers, each importing only those before it: ``minitape.core`` (values,
-``Op`` and ``apply``), [`minitape.ops`][minitape.ops] (the op table), ``minitape.autodiff``
-(the tape and the backward pass), ``minitape.checkpointing`` (``recompute_grad``),
-then the TensorFlow namespaces, ``minitape.viz`` (pictures) and ``minitape.keras``.
-This module only gathers their public names.
+The packages, each importing only those before it.  The **kernel**, the autodiff a
+student reads: ``minitape.core`` (values, ``Op`` and ``apply``), [`minitape.ops`][minitape.ops]
+(the op table), ``minitape.autodiff`` (the tape and the backward pass) and
+``minitape.checkpointing`` (``recompute_grad``).  Around it: ``minitape.dialect``
+(TensorFlow's namespaces and objects), ``minitape.course`` (gradient checks and
+exercise checkers), ``minitape.viz`` (pictures) and ``minitape.keras``.  This
+module only gathers their public names.
 """
 from minitape.core import backends, dtypes, errors, events, nest, random
 from minitape.core.scopes import name_scope
@@ -50,15 +52,16 @@ from minitape.checkpointing.custom import custom_gradient, grad_pass_through
 from minitape.checkpointing.recompute import RecomputeMismatchError, recompute_grad
 from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequential
 from minitape.checkpointing import schedules
-from minitape import config, gradcheck, init_ops, linalg, math, nn, printing
-from minitape.functions import TensorSpec, function
-from minitape.control_flow import while_loop
-from minitape.module import Module
-from minitape.init_ops import (
+from minitape import dialect
+from minitape.dialect import config, linalg, math, nn
+from minitape.dialect.functions import TensorSpec, function
+from minitape.dialect.control_flow import while_loop
+from minitape.dialect.module import Module
+from minitape.dialect.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
 )
-from minitape.printing import print  # noqa: A004
-from minitape import exercises, viz
+from minitape.dialect.printing import print  # noqa: A004
+from minitape import course, viz
 from minitape import keras
 from minitape.keras import initializers     # as in TF 2.21, tf.initializers is Keras'
 

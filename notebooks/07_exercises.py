@@ -2,13 +2,13 @@
 # # 7. Exercises: write a VJP, a checkpointed block, a schedule
 #
 # **You will practise:** the three ideas of this course, by writing them yourself. Each cell ends
-# with a checker from `minitape.exercises`: it tests your answer by its properties (finite
+# with a checker from `minitape.course.exercises`: it tests your answer by its properties (finite
 # differences, what the tape holds, a simulation of your schedule) and says what is wrong.
 # Replace each `raise NotImplementedError` with your answer, then run the cell.
 
 # %%
 import minitape as tf
-from minitape import exercises
+from minitape.course import exercises
 
 # %% [markdown]
 # ## 1. The VJP of a matrix product

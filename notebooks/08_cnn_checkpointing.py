@@ -14,7 +14,7 @@ from sklearn.model_selection import train_test_split
 
 import minitape as tf
 import minitape.keras.layers as layers
-from minitape import exercises
+from minitape.course import exercises
 
 # %% [markdown]
 # ## Digits as images

@@ -5,7 +5,7 @@
 
 # %%
 import minitape as tf
-from minitape import exercises
+from minitape.course import exercises
 
 # %% [markdown]
 # ## 1. The VJP of a matrix product: `g @ bᵀ`

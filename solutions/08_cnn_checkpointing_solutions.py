@@ -6,7 +6,7 @@
 # bytes plus two and a half activations.
 
 # %%
-from minitape import exercises
+from minitape.course import exercises
 
 # %% [markdown]
 # ## Checkpoint under a memory budget: the last block, and two others not side by side… or any two

@@ -11,7 +11,7 @@ import pytest
 
 import minitape as tf
 from minitape import backends
-from minitape.gradcheck import check_gradients
+from minitape.course.gradcheck import check_gradients
 
 CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 

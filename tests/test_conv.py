@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitape as tf
-from minitape.gradcheck import check_gradients
+from minitape.course.gradcheck import check_gradients
 
 # --------------------------------------------------------------------------- a plain NumPy reference
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.gradcheck import check_gradients
+from minitape.course.gradcheck import check_gradients
 
 pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
 

@@ -19,8 +19,8 @@ import minitape
 
 NAMESPACES = (
     "", "nn", "math", "linalg", "random", "events", "keras", "keras.layers", "keras.activations",
-    "keras.initializers", "keras.regularizers", "keras.constraints", "init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
-    "keras.utils", "keras.trainer", "config", "gradcheck", "exercises",
+    "keras.initializers", "keras.regularizers", "keras.constraints", "dialect.init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
+    "keras.utils", "keras.trainer", "config", "course.gradcheck", "course.exercises",
     "viz", "backends", "dtypes", "nest", "errors",
 )
 PARSER = doctest.DocTestParser()

@@ -1,6 +1,6 @@
 """Each exercise checker, both ways: correct answers pass; typical mistakes fail, saying what is wrong."""
 import minitape as tf
-from minitape import exercises
+from minitape.course import exercises
 from minitape.checkpointing import is_recomputing
 from minitape.checkpointing.schedules import chain_schedule
 

@@ -114,7 +114,7 @@ def test_losses_match_keras():
 
 
 def test_loss_formulas_and_gradients():
-    from minitape.gradcheck import check_gradients
+    from minitape.course.gradcheck import check_gradients
     rng = np.random.default_rng(0)
     logits, target = rng.normal(size=(4, 5)), rng.normal(size=(4, 3))
     probabilities = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)

@@ -86,16 +86,29 @@ def test_no_module_imports_itself_back():
     assert find_cycle(inside) is None, " -> ".join(find_cycle(inside))
 
 
-@pytest.mark.parametrize("lower, upper", [
-    ("minitape.core", "minitape.ops"), ("minitape.core", "minitape.autodiff"),
-    ("minitape.core", "minitape.viz"), ("minitape.ops", "minitape.autodiff"),
-    ("minitape.autodiff", "minitape.checkpointing"), ("minitape.checkpointing", "minitape.viz"),
-    ("minitape.core", "minitape.keras"), ("minitape.autodiff", "minitape.viz"),
-])
-def test_layers_import_only_downward(lower, upper):
-    upward = sorted((name, dep) for name, deps in GRAPH.items() if name.startswith(lower)
-                    for dep in deps if dep.startswith(upper))
-    assert upward == [], f"{lower} must not import {upper}: {upward}"
+#: The packages, bottom up: each may import only those before it.  The first four are the
+#: kernel, the autodiff a student reads; the rest are built around it.
+LAYERS = ["core", "ops", "autodiff", "checkpointing", "dialect", "course", "viz", "keras"]
+KERNEL = LAYERS[:4]
+
+
+def layer_of(module: str) -> str:
+    return module.split(".")[1]
+
+
+def test_the_package_holds_only_packages():
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py")
+    assert loose == [], f"minitape/ holds __init__.py and packages only; move {loose} into the package they belong to"
+    packages = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
+    assert packages == sorted(LAYERS), f"every package has its place in LAYERS: {packages}"
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_layers_import_only_downward(layer):
+    below = set(LAYERS[:LAYERS.index(layer) + 1])
+    upward = sorted((name, dep) for name, deps in GRAPH.items() if name != "minitape" and layer_of(name) == layer
+                    for dep in deps if dep != "minitape" and layer_of(dep) not in below)
+    assert upward == [], f"minitape.{layer} may import only {sorted(below)}: {upward}"
 
 
 def test_no_module_is_longer_than_a_sitting():

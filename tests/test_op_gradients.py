@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minitape as tf
-from minitape.gradcheck import check_gradients
+from minitape.course.gradcheck import check_gradients
 
 pytestmark = pytest.mark.usefixtures("backend")     # every test here runs on each backend
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minitape as tf
-from minitape.printing import format_array
+from minitape.dialect.printing import format_array
 from minitape.viz.dot import SMALL
 
 OPS = {

@@ -1,7 +1,7 @@
 """Weight initialisers with Keras 3's distributions and defaults, drawn from minitape's seeded random ops.
 
 An initialiser is an object called as ``initializer(shape, dtype)``.  ``Zeros`` and ``Ones`` are
-TensorFlow's own (``minitape.init_ops``).  As in Keras 3, the
+TensorFlow's own (``minitape.dialect.init_ops``).  As in Keras 3, the
 snake-case names are the classes themselves (``he_normal is HeNormal``), and layers take
 either an object or a name: ``Conv2D(8, 3, kernel_initializer="he_normal")``.
 
@@ -41,10 +41,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from minitape import init_ops
+from minitape.dialect import init_ops
 from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor
-from minitape.init_ops import Initializer, Ones, RandomInitializer, Zeros, initializer_dtype
+from minitape.dialect.init_ops import Initializer, Ones, RandomInitializer, Zeros, initializer_dtype
 
 TRUNCATION = 0.87962566103423978        # the standard deviation of a unit normal truncated at ±2
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from minitape import nn, ops
+from minitape import ops
+from minitape.dialect import nn
 from minitape.core.tensor import Tensor
 
 EPSILON = 1e-7

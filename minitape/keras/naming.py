@@ -20,7 +20,7 @@ _counts: collections.Counter = collections.Counter()
 
 def snake_case(name: str) -> str:
     """``Conv2D`` as ``conv2d``, ``HuberMetric`` as ``huber_metric``, ``AUC`` as ``auc``, as Keras spells class names
-    (TensorFlow's ``tf.Module`` rule differs after digits, ``conv2_d``: ``minitape.module.camel_to_snake``).
+    (TensorFlow's ``tf.Module`` rule differs after digits, ``conv2_d``: ``minitape.dialect.module.camel_to_snake``).
 
     >>> from minitape.keras.naming import snake_case
     >>> snake_case("Conv2D"), snake_case("HuberMetric"), snake_case("GlobalAveragePooling2D")

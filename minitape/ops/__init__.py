@@ -10,7 +10,7 @@ Each family is a module, and each module builds only on those before it:
 * ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient);
 * ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n; cumsum;
 * ``indexing``: slicing, gather, one_hot, concat and stack;
-* ``nn``: softmax, log-softmax, fused cross-entropy;
+* ``nn``: softmax, log-softmax, the cross-entropies, dropout;
 * ``activations``: elu, selu, leaky_relu, relu6, gelu (and erf);
 * ``linalg``: matmul, tensordot, a matrix's transpose and diagonal, trace;
 * ``einsum``: Einstein summation, diagonals included;
@@ -48,7 +48,10 @@ from minitape.ops.einsum import einsum  # noqa: F401
 from minitape.ops.inverses import det, inv, solve  # noqa: F401
 from minitape.ops.linalg import diag, diag_part, matmul, matrix_transpose, matvec, tensordot, trace  # noqa: F401
 from minitape.ops.norms import clip_by_global_norm, clip_by_norm, global_norm, norm  # noqa: F401
-from minitape.ops.nn import log_softmax, softmax, sparse_softmax_cross_entropy  # noqa: F401
+from minitape.ops.nn import (  # noqa: F401
+    dropout, log_softmax, softmax, softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy,
+    sparse_softmax_cross_entropy_with_logits,
+)
 from minitape.ops.normalization import batch_normalization, moments  # noqa: F401
 from minitape.ops import operators  # noqa: F401  (attaches + - * / @ [] to tensors)
 from minitape.ops.padding import pad  # noqa: F401

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.printing import format_array
+from minitape.dialect.printing import format_array
 from minitape.viz.render import to_svg, visible
 
 USER, SAVED, OP, RECOMPUTED, CURRENT = "#fff3b0", "#cfe8ff", "#eeeeee", "#ffd8a8", "#d62728"

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minitape import nn, ops
+from minitape import ops
+from minitape.dialect import nn
 from minitape.core.tensor import Tensor
 from minitape.keras import activations
 from minitape.keras.layers.core import Layer

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minitape import nn
+from minitape.dialect import nn
 from minitape.core.tensor import Tensor
 from minitape.keras import activations, initializers
 from minitape.keras.layers import checks

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minitape import nn, ops
+from minitape import ops
+from minitape.dialect import nn
 from minitape.checkpointing.call import is_recomputing
 from minitape.core import dtypes
 from minitape.core.state import stop_recording

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from minitape import nn, ops
+from minitape import ops
+from minitape.dialect import nn
 from minitape.core.tensor import Tensor
 from minitape.keras.layers import checks
 from minitape.keras.layers.core import Layer

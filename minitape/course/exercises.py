@@ -1,12 +1,12 @@
 """Exercise checkers: test a student's answer by its properties, and say what is wrong in words.
 
-Each checker returns a [`Verdict`][minitape.exercises.Verdict], which notebooks display; it never
+Each checker returns a [`Verdict`][minitape.course.exercises.Verdict], which notebooks display; it never
 raises for a wrong or unfinished answer, so a half-done notebook still runs.
 Answers are checked against finite differences and invariants, never against a
 stored answer.
 
 >>> import minitape as tf
->>> from minitape import exercises
+>>> from minitape.course import exercises
 >>> def square_vjp(g, x):
 ...     return g * 2.0 * x
 >>> exercises.check_vjp(square_vjp, tf.square, [(3,)])
@@ -27,7 +27,7 @@ from minitape.checkpointing.recompute import recompute_grad
 from minitape.core.tensor import Variable
 from minitape.ops import batch_normalization, conv2d, moments
 from minitape.core.errors import InvalidArgumentError
-from minitape.gradcheck import numerical_gradients
+from minitape.course.gradcheck import numerical_gradients
 from minitape.checkpointing.revolve import revolve_recomputations
 from minitape.autodiff.tape import GradientTape
 from minitape.core.tensor import Tensor, constant
@@ -37,7 +37,7 @@ from minitape.core.tensor import Tensor, constant
 class Verdict:
     """The outcome of a check: ``passed``, and a message a student can act on.
 
-    >>> from minitape.exercises import Verdict
+    >>> from minitape.course.exercises import Verdict
     >>> verdict = Verdict(False, "not done yet")
     >>> verdict, bool(verdict)
     (✘ not done yet, False)
@@ -71,7 +71,7 @@ def check_vjp(student: Callable, forward: Callable, shapes: Sequence[tuple[int, 
     ``sum(g * forward(*inputs))``.
 
     >>> import minitape as tf
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> exercises.check_vjp(lambda g, x: g * tf.cos(x), tf.sin, [[(3,)], [(2, 2)]])
     ✔ correct: the gradient matches finite differences for every shape tried.
     >>> exercises.check_vjp(lambda g, x, y: g * x, tf.multiply, [(2,), (2,)], wrt=1)
@@ -133,7 +133,7 @@ def check_matmul_vjp(student: Callable) -> Verdict:
     """Exercise: ``student(g, a, b)`` is the gradient of ``sum(g * (a @ b))`` with respect to ``a``.
 
     >>> import minitape as tf
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> exercises.check_matmul_vjp(lambda g, a, b: g @ tf.transpose(b))
     ✔ correct: the gradient matches finite differences for every shape tried.
     >>> exercises.check_matmul_vjp(lambda g, a, b: g @ b)
@@ -146,7 +146,7 @@ def check_bias_vjp(student: Callable) -> Verdict:
     """Exercise: ``student(g, x, b)`` is the gradient of ``sum(g * (x + b))`` with respect to the bias ``b``.
 
     >>> import minitape as tf
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> exercises.check_bias_vjp(lambda g, x, b: tf.reduce_sum(g, axis=0))
     ✔ correct: the gradient matches finite differences for every shape tried.
     >>> exercises.check_bias_vjp(lambda g, x, b: g)
@@ -161,7 +161,7 @@ def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, d
     """Check a checkpointed version of ``block``: the same gradients, and a tape that records only the calls.
 
     >>> import minitape as tf
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> def block(h):
     ...     return tf.tanh(h)
     >>> exercises.check_checkpoint(tf.recompute_grad(block), block)
@@ -211,7 +211,7 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     (the input) starts stored; the schedule must end with every step reversed,
     from ``n - 1`` down to 0.
 
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> from_the_input = [("advance", 0, 2), ("record", 2), ("backward", 2), ("advance", 0, 1),
     ...                   ("record", 1), ("backward", 1), ("record", 0), ("backward", 0)]
     >>> exercises.check_schedule(from_the_input, n=3, snapshots=1)
@@ -275,7 +275,7 @@ def residual_chain(depth: int = 6, channels: int = 8, batch: int = 32, side: int
 
     Batch normalization uses the batch's statistics, as while training (no scale, no shift).
 
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> blocks, x = exercises.residual_chain(depth=2, batch=2)
     >>> blocks[1](blocks[0](x)).shape
     TensorShape([2, 8, 8, 8])
@@ -330,7 +330,7 @@ def check_checkpoint_choice(choice: Iterable[int] | None, blocks: Sequence[Calla
     measures what it holds, checks the gradients against the plain chain's, and compares with the
     best choice.
 
-    >>> from minitape import exercises
+    >>> from minitape.course import exercises
     >>> exercises.check_checkpoint_choice({0, 2, 4})
     ✘ the tape holds 1,376,856 bytes, over the budget of 1,344,088. A checkpointed block frees what it keeps ...
     >>> exercises.check_checkpoint_choice({1, 3, 5})

@@ -86,7 +86,7 @@ def _placeholder(text: str) -> str:
 def format_array(array: np.ndarray, summarize: int = 3) -> str:
     """An array as ``tf.print`` shows it.
 
-    >>> from minitape.printing import format_array
+    >>> from minitape.dialect.printing import format_array
     >>> format_array(np.arange(4).reshape(2, 2))
     '[[0 1]\\n [2 3]]'
     """
@@ -110,7 +110,7 @@ def _format_block(array: np.ndarray, summarize: int, depth: int) -> str:
 def format_scalar(value: np.generic) -> str:
     """One number as TensorFlow prints it: the shortest of 6/9 (float32) or 15/17 (float64) digits that round-trips.
 
-    >>> from minitape.printing import format_scalar
+    >>> from minitape.dialect.printing import format_scalar
     >>> format_scalar(np.float32(1 / 3)), format_scalar(np.float32(2.0)), format_scalar(np.bool_(True))
     ('0.333333343', '2', '1')
     """

@@ -42,7 +42,7 @@ def camel_to_snake(name: str) -> str:
     lower-case letter or digit, or that starts a word (``Conv2D`` is ``conv2_d``).  Keras' rule, for layers and
     metrics, differs after digits (``conv2d``): it is ``minitape.keras.naming.snake_case``.
 
-    >>> from minitape.module import camel_to_snake
+    >>> from minitape.dialect.module import camel_to_snake
     >>> camel_to_snake("SequentialModule"), camel_to_snake("MyHTTPModule2D")
     ('sequential_module', 'my_http_module2_d')
     """

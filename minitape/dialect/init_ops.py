@@ -66,7 +66,7 @@ def initializer_dtype(dtype: Any, initializer: str, floating: bool = False) -> d
     """The dtype an initialiser was asked for (float32 if None); ``floating``: refuse others, as TensorFlow does.
 
     >>> import minitape as tf
-    >>> from minitape.init_ops import initializer_dtype
+    >>> from minitape.dialect.init_ops import initializer_dtype
     >>> initializer_dtype(None, "zeros_initializer").name, initializer_dtype("float64", "RandomNormal").name
     ('float32', 'float64')
     """

@@ -6,7 +6,7 @@ entry, with ``(L(x + eps) - L(x - eps)) / (2 * eps)``.  Use it to test your own
 ops and VJPs.
 
 >>> import minitape as tf
->>> from minitape.gradcheck import check_gradients
+>>> from minitape.course.gradcheck import check_gradients
 >>> check_gradients(lambda x, y: tf.sin(x) * y, np.array([0.5, 1.0]), np.array(2.0))
 >>> check_gradients(lambda x: tf.stop_gradient(x) * x, np.array([1.0]))
 Traceback (most recent call last):
@@ -30,7 +30,7 @@ def numerical_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weight
                         eps: float = 1e-6) -> list[np.ndarray]:
     """Central differences of ``sum(f(*args) * weights)`` with respect to each argument.
 
-    >>> from minitape.gradcheck import numerical_gradients
+    >>> from minitape.course.gradcheck import numerical_gradients
     >>> numerical_gradients(lambda x: x * x, [np.array([1.0, 3.0])], np.ones(2))
     [array([2., 6.])]
     """
@@ -56,7 +56,7 @@ def tape_gradients(f: Callable[..., Tensor], args: list[np.ndarray], weights: np
     Each gradient must live where its input does: an op that quietly fell back to
     NumPy on another backend fails here.
 
-    >>> from minitape.gradcheck import tape_gradients
+    >>> from minitape.course.gradcheck import tape_gradients
     >>> tape_gradients(lambda x, y: x * x, [np.array([1.0, 3.0]), np.array(5.0)], np.ones(2))
     [array([2., 6.]), array(0.)]
     """
@@ -79,7 +79,7 @@ def check_gradients(f: Callable[..., Tensor], *args: Any, eps: float = 1e-6, rto
     ``args`` are arrays (converted to float64); ``f`` takes and returns tensors.
 
     >>> import minitape as tf
-    >>> from minitape.gradcheck import check_gradients
+    >>> from minitape.course.gradcheck import check_gradients
     >>> check_gradients(tf.tanh, np.array([[0.5, -1.0]]))          # silent: the gradients agree
     >>> @tf.custom_gradient
     ... def bad_square(x):
