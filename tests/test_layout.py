@@ -4,6 +4,7 @@ Every ``import`` in minitape's modules counts, those inside functions too: an
 import that runs late still makes the two modules prerequisites of each other.
 """
 import ast
+import re
 import pathlib
 import subprocess
 import sys
@@ -124,3 +125,12 @@ def test_import_loads_no_display_library():
             "tape.picture().to_svg(); print('pygraphviz' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["[]", "True"], out
+
+
+def test_the_readme_maps_every_module():
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`(minitape/[\w/]+\.py)`", readme))
+    modules = {str(path.relative_to(PACKAGE.parent)) for path in MODULES.values()}
+    inits = {m for m in modules if m.endswith("__init__.py")}
+    assert sorted(listed - modules) == [], "the README's module map names modules that do not exist"
+    assert sorted(modules - inits - listed) == [], "the README's module map must list every module"
