@@ -17,6 +17,50 @@ def test_dense_builds_on_first_call_and_names_variables():
     np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(3))
 
 
+class Affine(tf.keras.layers.Layer):
+    """A custom layer whose build makes its weights and does not call ``super().build``."""
+
+    def build(self, input_shape):
+        self.W = self.add_weight(shape=(input_shape[-1], 2), name="W")
+        self.b = self.add_weight(shape=(2,), name="b")
+
+    def call(self, x):
+        return x @ self.W + self.b
+
+
+class AffineModel(tf.keras.Model):
+    def build(self, input_shape):
+        self.W = self.add_weight(shape=(input_shape[-1], 2), name="W")
+
+    def call(self, x):
+        return x @ self.W
+
+
+@pytest.mark.parametrize("cls", [Affine, AffineModel])
+def test_a_layer_built_by_hand_is_not_built_again_by_its_call(cls):
+    # As Keras 3 (which wraps build): build() called directly marks the layer built, so the first call uses
+    # the weights it made instead of making a second set the gradient cannot reach.
+    layer = cls()
+    layer.build((1, 2))
+    assert layer.built
+    made = list(layer.trainable_variables)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(layer(tf.ones((1, 2))))
+    assert len(layer.trainable_variables) == len(made) and all(a is b for a, b in zip(layer.trainable_variables, made))
+    assert all(g is not None for g in tape.gradient(y, layer.trainable_variables))
+
+
+def test_a_failed_build_leaves_the_layer_unbuilt():
+    class Refuses(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            raise ValueError("no")
+
+    layer = Refuses()
+    with pytest.raises(ValueError):
+        layer.build((1, 2))
+    assert not layer.built
+
+
 def test_sequential_and_subclassed_models_collect_variables():
     class Net(tf.keras.Model):
         def __init__(self):

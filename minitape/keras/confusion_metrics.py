@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from minitape.core.tensor import Tensor, constant
-from minitape.keras.metric import Metric, host, same_rank
+from minitape.keras.losses import same_rank
+from minitape.keras.metric import Metric, host
 
 NEG_INF = -1e10         # Keras' threshold when ``top_k`` is set: every kept prediction is a positive
 

@@ -1,7 +1,9 @@
 """Losses: Keras' formulas, averaged over the batch.
 
 Probabilities (``from_logits=False``) are renormalised to sum to one and
-clipped to ``[1e-7, 1 - 1e-7]`` before the log, as Keras does.
+clipped to ``[1e-7, 1 - 1e-7]`` before the log, as Keras does.  Labels whose rank is
+one off the predictions' are first brought to it (``same_rank``): labels ``y`` of shape
+``(n,)`` against a model's ``(n, 1)`` output compare row with row, never broadcast to ``(n, n)``.
 
 >>> import minitape as tf
 >>> tf.keras.losses.MeanSquaredError()([[0.0, 1.0]], [[1.0, 1.0]]).numpy()
@@ -9,6 +11,9 @@ np.float32(0.5)
 >>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 >>> round(float(loss([1], [[1.0, 2.0]])), 6)
 0.313262
+>>> y = tf.constant([0.0, 1.0, 2.0, 3.0])
+>>> tf.keras.losses.MeanSquaredError()(y, tf.reshape(y + 0.5, (4, 1))).numpy()
+np.float32(0.25)
 """
 from __future__ import annotations
 
@@ -21,6 +26,24 @@ from minitape.dialect import nn
 from minitape.core.tensor import Tensor
 
 EPSILON = 1e-7
+
+
+def same_rank(x1: Any, x2: Any, expand_rank_1: bool = True) -> tuple[Any, Any]:
+    """Keras' ``squeeze_or_expand_to_same_rank``: when the ranks are one apart and the longer one ends in an axis
+    of 1, that axis is dropped (or, with ``expand_rank_1``, one is added to a vector instead).  For tensors and
+    NumPy arrays alike.
+
+    >>> from minitape.keras.losses import same_rank
+    >>> [x.shape for x in same_rank(np.zeros((3, 1)), np.zeros(3))]
+    [(3, 1), (3, 1)]
+    >>> [x.shape for x in same_rank(np.zeros((3, 1)), np.zeros(3), expand_rank_1=False)]
+    [(3,), (3,)]
+    """
+    if x1.ndim == x2.ndim + 1 and x1.shape[-1] == 1:
+        return (x1, x2[..., None]) if x2.ndim == 1 and expand_rank_1 else (x1[..., 0], x2)
+    if x2.ndim == x1.ndim + 1 and x2.shape[-1] == 1:
+        return (x1[..., None], x2) if x1.ndim == 1 and expand_rank_1 else (x1, x2[..., 0])
+    return x1, x2
 
 
 def _log_probabilities(y_pred: Tensor, from_logits: bool) -> Tensor:
@@ -53,7 +76,13 @@ def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool 
     array([0.31326166, 1.3132616 ], dtype=float32)
     """
     y_pred = ops.as_operand(y_pred)
-    classes = ops.as_operand(y_true).numpy().astype(np.int64).reshape(tuple(y_pred.shape[:-1]))
+    classes = ops.as_operand(y_true).numpy().astype(np.int64)
+    if classes.ndim == y_pred.ndim and classes.shape[-1:] == (1,):     # labels (n, 1) against (n, classes)
+        classes = classes[..., 0]
+    if classes.shape != tuple(y_pred.shape[:-1]):
+        raise ValueError(f"sparse_categorical_crossentropy: y_true (labels) of shape {classes.shape} must match "
+                         f"y_pred of shape {tuple(y_pred.shape)} up to its last axis (the classes): one integer "
+                         f"label per row of predictions.")
     # From probabilities, Keras clips first and lets the softmax renormalise: logits = log(clip(p)).
     logits = y_pred if from_logits else ops.log(ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
     return nn.sparse_softmax_cross_entropy_with_logits(classes, logits)
@@ -67,7 +96,8 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
     array([0.5, 0. ], dtype=float32)
     """
     y_pred = ops.as_operand(y_pred)
-    return ops.reduce_mean(ops.square(ops.cast(y_true, y_pred.dtype) - y_pred), axis=-1)
+    y_true, y_pred = same_rank(ops.cast(y_true, y_pred.dtype), y_pred)
+    return ops.reduce_mean(ops.square(y_true - y_pred), axis=-1)
 
 
 class Loss:
@@ -97,7 +127,32 @@ class Loss:
         raise NotImplementedError
 
 
-class MeanSquaredError(Loss):
+class LossFunctionWrapper(Loss):
+    """A function of ``(y_true, y_pred)`` giving one loss per example, as a loss object (``compile`` makes these
+    of functions; the built-in losses are these too).  The labels are brought to the predictions' rank first
+    (``same_rank``); ``fn_kwargs`` go to ``fn``.
+
+    >>> import minitape as tf
+    >>> loss = tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mean_squared_error)
+    >>> loss([[0.0], [0.0]], [[1.0], [3.0]]).numpy()
+    np.float32(5.0)
+    """
+
+    def __init__(self, fn: Any, name: str | None = None, **fn_kwargs: Any) -> None:
+        self.fn, self.name, self.fn_kwargs = fn, name or getattr(fn, "__name__", "loss"), fn_kwargs
+
+    def call(self, y_true: Any, y_pred: Any) -> Tensor:
+        """``fn(y_true, y_pred, **fn_kwargs)``, the labels at the predictions' rank.
+
+        >>> import minitape as tf
+        >>> tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mean_squared_error).call([0.0], [[2.0]]).numpy()
+        array([4.], dtype=float32)
+        """
+        y_true, y_pred = same_rank(ops.as_operand(y_true), ops.as_operand(y_pred))
+        return self.fn(y_true, y_pred, **self.fn_kwargs)
+
+
+class MeanSquaredError(LossFunctionWrapper):
     """The mean squared error, averaged over the batch (see ``mean_squared_error``).
 
     >>> import minitape as tf
@@ -105,17 +160,11 @@ class MeanSquaredError(Loss):
     np.float32(0.25)
     """
 
-    def call(self, y_true: Any, y_pred: Any) -> Tensor:
-        """The mean squared error of each example.
-
-        >>> import minitape as tf
-        >>> tf.keras.losses.MeanSquaredError().call([[0.0, 1.0], [2.0, 2.0]], [[1.0, 1.0], [2.0, 2.0]]).numpy()
-        array([0.5, 0. ], dtype=float32)
-        """
-        return mean_squared_error(y_true, y_pred)
+    def __init__(self, name: str = "mean_squared_error") -> None:
+        super().__init__(mean_squared_error, name)
 
 
-class SparseCategoricalCrossentropy(Loss):
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy against integer labels, averaged over the batch; ``from_logits`` if not probabilities.
 
     >>> import minitape as tf
@@ -124,20 +173,12 @@ class SparseCategoricalCrossentropy(Loss):
     np.float32(0.6931472)
     """
 
-    def __init__(self, from_logits: bool = False) -> None:
+    def __init__(self, from_logits: bool = False, name: str = "sparse_categorical_crossentropy") -> None:
+        super().__init__(sparse_categorical_crossentropy, name, from_logits=from_logits)
         self.from_logits = from_logits
 
-    def call(self, y_true: Any, y_pred: Any) -> Tensor:
-        """The cross-entropy of each example.
 
-        >>> import minitape as tf
-        >>> tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True).call([1], [[1.0, 2.0]]).numpy()
-        array([0.31326166], dtype=float32)
-        """
-        return sparse_categorical_crossentropy(y_true, y_pred, self.from_logits)
-
-
-class CategoricalCrossentropy(Loss):
+class CategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy against one-hot labels, averaged over the batch; ``from_logits`` if not probabilities.
 
     >>> import minitape as tf
@@ -145,39 +186,9 @@ class CategoricalCrossentropy(Loss):
     np.float32(0.31326166)
     """
 
-    def __init__(self, from_logits: bool = False) -> None:
+    def __init__(self, from_logits: bool = False, name: str = "categorical_crossentropy") -> None:
+        super().__init__(categorical_crossentropy, name, from_logits=from_logits)
         self.from_logits = from_logits
-
-    def call(self, y_true: Any, y_pred: Any) -> Tensor:
-        """The cross-entropy of each example.
-
-        >>> import minitape as tf
-        >>> tf.keras.losses.CategoricalCrossentropy().call([[0.0, 1.0], [1.0, 0.0]], [[0.2, 0.8], [0.5, 0.5]]).numpy()
-        array([0.22314353, 0.6931472 ], dtype=float32)
-        """
-        return categorical_crossentropy(y_true, y_pred, self.from_logits)
-
-
-class LossFunctionWrapper(Loss):
-    """A function of ``(y_true, y_pred)`` giving one loss per example, as a loss object (``compile`` makes these).
-
-    >>> import minitape as tf
-    >>> loss = tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mean_squared_error)
-    >>> loss([[0.0], [0.0]], [[1.0], [3.0]]).numpy()
-    np.float32(5.0)
-    """
-
-    def __init__(self, fn: Any, name: str | None = None) -> None:
-        self.fn, self.name = fn, name or getattr(fn, "__name__", "loss")
-
-    def call(self, y_true: Any, y_pred: Any) -> Tensor:
-        """``fn(y_true, y_pred)``.
-
-        >>> import minitape as tf
-        >>> tf.keras.losses.LossFunctionWrapper(tf.keras.losses.mean_squared_error).call([[0.0]], [[2.0]]).numpy()
-        array([4.], dtype=float32)
-        """
-        return self.fn(y_true, y_pred)
 
 
 _BY_NAME = {"sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
@@ -204,4 +215,4 @@ def get(identifier: Any) -> Loss:
 
 
 __all__ = ["CategoricalCrossentropy", "Loss", "LossFunctionWrapper", "MeanSquaredError", "SparseCategoricalCrossentropy",
-           "categorical_crossentropy", "get", "mean_squared_error", "sparse_categorical_crossentropy"]
+           "categorical_crossentropy", "get", "mean_squared_error", "same_rank", "sparse_categorical_crossentropy"]

@@ -46,23 +46,6 @@ def host(value: Any) -> np.ndarray:
     return value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy()
 
 
-def same_rank(x1: np.ndarray, x2: np.ndarray, expand_rank_1: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Keras' ``squeeze_or_expand_to_same_rank``: ranks one apart, a last axis of 1 is dropped (or, with
-    ``expand_rank_1``, one is added to a vector).
-
-    >>> from minitape.keras.metric import same_rank
-    >>> [x.shape for x in same_rank(np.zeros((3, 1)), np.zeros(3))]
-    [(3, 1), (3, 1)]
-    >>> [x.shape for x in same_rank(np.zeros((3, 1)), np.zeros(3), expand_rank_1=False)]
-    [(3,), (3,)]
-    """
-    if x1.ndim == x2.ndim + 1 and x1.shape[-1] == 1:
-        return (x1, x2[..., None]) if x2.ndim == 1 and expand_rank_1 else (x1[..., 0], x2)
-    if x2.ndim == x1.ndim + 1 and x2.shape[-1] == 1:
-        return (x1[..., None], x2) if x1.ndim == 1 and expand_rank_1 else (x1, x2[..., 0])
-    return x1, x2
-
-
 class Metric:
     """The base class: a named running value with ``update_state``, ``result`` and ``reset_state``;
     calling a metric updates it and returns the result.  Without a ``name``, a metric is named after

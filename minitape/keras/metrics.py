@@ -24,8 +24,8 @@ from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses
 from minitape.keras.confusion_metrics import Precision, Recall
 from minitape.keras.metric import Metric
+from minitape.keras.losses import same_rank
 from minitape.keras.metric import host as _host
-from minitape.keras.metric import same_rank
 from minitape.keras.naming import snake_case
 
 
@@ -132,24 +132,42 @@ class MeanMetricWrapper(Mean):
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
     """1 where the most probable class is the integer label, 0 elsewhere (labels may be ``(n,)`` or ``(n, 1)``).
 
+    Keras' own rule, not ``same_rank``: labels ``(n, 1)`` against ``(n, classes)`` lose their last axis,
+    and a result ending in an axis of 1 loses it.
+
     >>> import minitape as tf
     >>> tf.keras.metrics.sparse_categorical_accuracy([1, 0], [[0.2, 0.8], [0.3, 0.7]])
     <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
+    >>> tf.keras.metrics.sparse_categorical_accuracy([[1], [0]], [[0.2, 0.8], [0.3, 0.7]]).shape
+    TensorShape([2])
     """
     y_pred = _host(y_pred)
-    y_true = _host(y_true).astype(y_pred.dtype)
-    labels = y_true[..., 0] if y_true.ndim == y_pred.ndim and y_true.shape[-1:] == (1,) else y_true
-    return constant((labels == np.argmax(y_pred, axis=-1).astype(y_pred.dtype)).astype(np.float32))
+    labels = _host(y_true).astype(y_pred.dtype)
+    if labels.ndim == y_pred.ndim and labels.shape[-1:] == (1,):
+        labels = labels[..., 0]
+    matches = (labels == np.argmax(y_pred, axis=-1).astype(y_pred.dtype)).astype(np.float32)
+    return constant(matches[..., 0] if matches.ndim > 1 and matches.shape[-1] == 1 else matches)
 
 
 def categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
     """1 where the most probable class is the one-hot label's, 0 elsewhere.
 
+    Keras' own rule: if the labels' classes (``argmax`` of ``y_true``) have as many axes as ``y_pred``, their
+    last axis must be 1, and is dropped for the comparison.
+
     >>> import minitape as tf
     >>> tf.keras.metrics.categorical_accuracy([[0, 1], [0, 1]], [[0.2, 0.8], [0.3, 0.1]]).numpy()
     array([1., 0.], dtype=float32)
     """
-    return constant((np.argmax(_host(y_true), axis=-1) == np.argmax(_host(y_pred), axis=-1)).astype(np.float32))
+    y_true, y_pred = _host(y_true), _host(y_pred)
+    labels = np.argmax(y_true, axis=-1)
+    if labels.ndim != y_pred.ndim:
+        return constant((labels == np.argmax(y_pred, axis=-1)).astype(np.float32))
+    if labels.shape[-1:] != (1,):
+        raise ValueError(f"categorical_accuracy: y_true of shape {y_true.shape} holds one-hot labels along its last "
+                         f"axis, so y_pred (shape {y_pred.shape}) needs that axis too: give y_pred one score per "
+                         f"class, e.g. shape {y_true.shape}.")
+    return constant((labels[..., 0] == np.argmax(y_pred, axis=-1)).astype(np.float32).reshape(labels.shape))
 
 
 def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Tensor:
@@ -172,7 +190,9 @@ def accuracy(y_true: Any, y_pred: Any) -> Tensor:
     >>> tf.keras.metrics.accuracy([1, 2, 3], [1, 2, 4]).numpy()
     array([1., 1., 0.], dtype=float32)
     """
-    return constant((_host(y_true) == _host(y_pred)).astype(np.float32))
+    y_pred = _host(y_pred)
+    y_true, y_pred = same_rank(_host(y_true).astype(y_pred.dtype), y_pred)
+    return constant((y_true == y_pred).astype(np.float32))
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:

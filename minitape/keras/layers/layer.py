@@ -75,6 +75,11 @@ class Layer(WeightHolder):
 
     casts_inputs = True          # integer inputs become float32 (Embedding, which takes indices, says False)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:
+            cls.build = _marks_built(cls.__dict__["build"])
+
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
                  input_shape: tuple | None = None, activity_regularizer: Any = None, **kwargs: Any) -> None:
         if kwargs:
@@ -288,6 +293,18 @@ class Layer(WeightHolder):
                 order.append(layer)
                 stack.extend(reversed(layer._layers))
         return order
+
+
+def _marks_built(build: Callable) -> Callable:
+    """``build`` that marks the layer built once it returns, as Keras 3 wraps it: a layer built by hand,
+    ``layer.build(shape)``, is not built again (its weights made anew) by its first call."""
+
+    @functools.wraps(build)
+    def build_and_mark(self: Layer, *args: Any, **kwargs: Any) -> None:
+        build(self, *args, **kwargs)
+        self.built = True
+
+    return build_and_mark
 
 
 def _weight_arguments(args: tuple, shape: Any, initializer: Any, dtype: Any) -> tuple[Any, Any, Any]:
