@@ -66,7 +66,7 @@ def _filter_grad_forward(xp, x, g, window, shape):
     rows = _pixels(xp, g)
     grad = arrays.full_beside(x, shape, 0)
     for i, j, key in window.taps():
-        grad[i, j] = xp.matmul(_pixels(xp, padded[key]).mT, rows)
+        grad[i, j, ...] = xp.matmul(_pixels(xp, padded[key]).mT, rows)
     return grad
 
 
