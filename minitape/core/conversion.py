@@ -16,6 +16,7 @@ Every row of a nested list needs the same length, down to numbers; for rows of d
 """
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -24,15 +25,64 @@ from minitape.core import dtypes
 from minitape.core.messages import with_hint
 
 
+OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+FLOAT_OUT_OF_RANGE = "Can't convert Python sequence with a value out of range for a double-precision float."
+MIXED_TYPES = "Can't convert Python sequence with mixed types to Tensor."
+_BOOLS = {bool, np.bool_}
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
 def default_dtype(value: Any) -> np.dtype | None:
-    """TF's dtype for a Python literal (float32 for floats...), or None to let NumPy decide."""
+    """TF's dtype for a Python literal (float32 for floats...), or None to let NumPy decide.
+
+    Where TF infers no dtype it refuses, with its words: a bool among numbers, an int beyond
+    int64, a float beyond float32 (given ``dtype=tf.float32`` such a float is inf, as in TF).
+
+    >>> default_dtype([1, 2**40]), default_dtype([1.0, 2])
+    (dtype('int64'), dtype('float32'))
+    >>> default_dtype([True, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: Can't convert Python sequence with mixed types to Tensor.
+    A list of bools holds bools only; to mix them with numbers, give a dtype, e.g. tf.constant([True, 2], tf.int32).
+    """
     try:
-        return dtypes.for_python_value(value)
+        found = dtypes.for_python_value(value)
     except (TypeError, ValueError):
         return None
+    if found is None:
+        return None
+    numbers = _numbers(value)
+    kinds = set(map(type, numbers))
+    if kinds & _BOOLS and kinds - _BOOLS:
+        raise with_hint(ValueError(MIXED_TYPES), "A list of bools holds bools only; to mix them with numbers, "
+                                                 "give a dtype, e.g. tf.constant([True, 2], tf.int32).")
+    if int in kinds and _beyond_int64(numbers):
+        raise _out_of_range()
+    if float in kinds and found == np.float32:
+        magnitudes = np.abs(np.array([n for n in numbers if type(n) is float]))
+        if np.any((magnitudes > _FLOAT32_MAX) & np.isfinite(magnitudes)):
+            raise with_hint(ValueError(FLOAT_OUT_OF_RANGE), "A Python float becomes float32, whose largest value is "
+                                                            "about 3.4e38; give dtype=tf.float64 for a larger one.")
+    return found
 
 
-OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+def _numbers(value: Any) -> list:
+    """The numbers of a scalar or a nested list that NumPy has read as a box, one depth at a time."""
+    level = list(value) if isinstance(value, list | tuple) else [value]
+    while level and isinstance(level[0], list | tuple):
+        level = list(itertools.chain.from_iterable(level))
+    return level
+
+
+def _beyond_int64(numbers: list) -> bool:
+    """Whether a Python int among ``numbers`` is beyond int64 (TF wraps a smaller one into a narrower dtype)."""
+    ints = [n for n in numbers if type(n) is int]
+    return bool(ints) and (max(ints) >= 2**63 or min(ints) < -(2**63))
+
+
+def _out_of_range() -> ValueError:
+    return with_hint(ValueError(OUT_OF_RANGE), "TF's integers are 64 bits at most; use a float for a number this big.")
 
 
 def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
@@ -45,15 +95,19 @@ def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
     """
     if isinstance(value, str | bytes) or value is None:
         raise unsupported(value)
+    if isinstance(value, np.ndarray | np.generic) and not value.dtype.isnative:
+        value = value.astype(value.dtype.newbyteorder("="))    # big-endian data: TF reads it in the machine's order
     try:
         array = _wrapping(value, dtype)
+    except OverflowError:
+        raise _out_of_range() from None
     except (TypeError, ValueError) as error:
         problem = sequence_problem(value)
         raise (with_hint(ValueError(problem), "Every row of a nested list needs the same length, down to "
                                               "numbers; for rows of different lengths TF has tf.ragged.constant.")
                if problem else unsupported(value)) from error
     if array.dtype == object and all(type(n) is int for n in array.flat):
-        raise with_hint(ValueError(OUT_OF_RANGE), "TF's integers are 64 bits at most; use a float for a number this big.")
+        raise _out_of_range()
     if array.dtype == object or array.dtype.kind not in "fiub":
         raise unsupported(value)
     if array.dtype.kind == "f" and isinstance(value, list | tuple) and np.isnan(array).any():
@@ -98,12 +152,18 @@ def sequence_problem(value: Any) -> str | None:
 
 
 def _wrapping(value: Any, dtype: np.dtype | None) -> np.ndarray:
-    """``np.array(value, dtype)``, except that ints too big for an integer dtype wrap around, as in TF (uint8: 300 -> 44)."""
-    try:
-        return np.array(value, dtype=dtype)
-    except OverflowError:
-        wide = np.array(value)
-        return wide if wide.dtype == object else wide.astype(dtype)     # object: too big for any integer
+    """``np.array(value, dtype)``, except that ints too big for an integer dtype wrap around, as in TF (uint8: 300 -> 44).
+
+    A float too big for the float dtype given becomes inf, as in TF; an int beyond int64 is an ``OverflowError``.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        try:
+            return np.array(value, dtype=dtype)
+        except OverflowError:
+            if _beyond_int64(_numbers(value)):
+                raise
+            wide = np.array(value)
+            return wide if wide.dtype == object else wide.astype(dtype)     # object: too big for any integer
 
 
 def _converts_exactly(value: Any, array: np.ndarray) -> bool:

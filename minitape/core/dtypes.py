@@ -227,7 +227,7 @@ def as_dtype(value: Any) -> DType:
         found = _BY_PYTHON_TYPE.get(value) if isinstance(value, type) else _native(value)
     if found is None and value not in _REFUSED:
         try:
-            found = _native(np.dtype(value))
+            found = _native(np.dtype(value).newbyteorder("="))     # '>f4' is float32 too
         except TypeError:
             found = None
     if found is None:

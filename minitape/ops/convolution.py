@@ -25,6 +25,7 @@ array([[ 8., 12.],
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from minitape.core import arrays
@@ -37,8 +38,8 @@ from minitape.ops.windows import Window, check_image, spatial
 
 
 def _pixels(xp, image):
-    """An NHWC array as a matrix: one row of channels per pixel."""
-    return xp.reshape(image, (-1, image.shape[-1]))
+    """An NHWC array as a matrix: one row of channels per pixel (counted, not ``-1``: there may be no channels)."""
+    return xp.reshape(image, (math.prod(image.shape[:-1]), image.shape[-1]))
 
 
 def _conv2d_forward(xp, x, filters, window):
@@ -63,8 +64,10 @@ def _filter_grad_forward(xp, x, g, window, shape):
     """``dW[i, j] = slice_ij(pad(x))ᵀ @ g``: the input values each tap read, against the gradients they fed."""
     padded = window.pad(x)
     rows = _pixels(xp, g)
-    taps = [xp.matmul(_pixels(xp, padded[key]).mT, rows) for i, j, key in window.taps()]
-    return xp.reshape(xp.stack(taps), shape)
+    grad = arrays.full_beside(x, shape, 0)
+    for i, j, key in window.taps():
+        grad[i, j, ...] = xp.matmul(_pixels(xp, padded[key]).mT, rows)
+    return grad
 
 
 def _conv(x: Tensor, filters: Tensor, window: Window) -> Tensor:
@@ -120,6 +123,9 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         raise InvalidArgumentError(f"conv2d: filters must be 4-dimensional [height, width, in_channels, "
                                    f"out_channels], got shape {tuple(filters.shape)}.")
     channels, depth = x.shape[-1], filters.shape[2]
+    if depth == 0:
+        raise InvalidArgumentError(f"conv2d: filter depth must be strictly positive, got 0; the filters' third axis "
+                                   f"(in_channels) must equal the input's channels, and an image has at least one.")
     if channels != depth:
         if depth and channels % depth == 0:
             raise UnimplementedError(f"conv2d: grouped convolution ({channels} input channels, filters of depth "
@@ -131,6 +137,9 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     strides = spatial(strides, "strides", "conv2d")
     dilations = spatial(1 if dilations is None else dilations, "dilations", "conv2d")
     window = Window.sliding("conv2d", tuple(x.shape[-3:-1]), tuple(filters.shape[:2]), strides, padding, dilations)
+    if 0 in filters.shape[:2] and math.prod(x.shape[:-3]) * math.prod(window.output) * filters.shape[3]:
+        raise InvalidArgumentError(f"conv2d: filter must not have zero elements (i.e. all dimensions must be "
+                                   f"non-zero); filters of shape {tuple(filters.shape)} have no taps to read with.")
     if x.ndim == 4:
         return _conv(x, filters, window)
     batch = tuple(x.shape[:-3])           # extra batch axes: fold them into one, and back

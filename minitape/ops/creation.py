@@ -19,6 +19,7 @@ from minitape.core import arrays, backends, dtypes
 from minitape.core.primitive import Discarded, Op, apply
 from minitape.core.tensor import Tensor, constant, wrap
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import kernel_text, with_hint
 from minitape.ops.arguments import as_int, as_operand, as_shape, operands, plain
 
 
@@ -96,13 +97,33 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     bounds = [plain(v) for v in (start, limit, delta)]
     for bound in bounds:
         as_operand(bound, "range")          # None, strings: TF's "unsupported type" ValueError
-    if not bounds[2]:
-        raise InvalidArgumentError(f"range: delta must not be 0, got {delta!r}; a step of 0 never reaches limit.")
     if dtype is None:
         is_float = builtins.any(isinstance(b, float) or np.asarray(b).dtype.kind == "f" for b in bounds)
         dtype = dtypes.float32 if is_float else dtypes.int32
+    _check_direction(*bounds, np_dtype(dtype))
     # Computed on the host, where NumPy's rules for the count of steps are TensorFlow's.
     return wrap(backends.current().from_numpy(np.arange(*bounds, dtype=np_dtype(dtype))))
+
+
+def _check_direction(start: Any, limit: Any, delta: Any, dtype: np.dtype) -> None:
+    """Raise TF's error unless ``delta`` steps from ``start`` towards ``limit`` (or stays, when they are equal)."""
+    if not delta:
+        problem, hint = f"Requires delta != 0: {_shown(delta, dtype)}", "a step of 0 never reaches limit"
+    elif delta > 0 and start > limit:
+        problem, hint = "Requires start <= limit when delta > 0", "to count down, give a negative delta"
+    elif delta < 0 and start < limit:
+        problem, hint = "Requires start >= limit when delta < 0", "to count up, give a positive delta"
+    else:
+        return
+    if delta:
+        problem += f": {_shown(start, dtype)}/{_shown(limit, dtype)}"
+    raise with_hint(InvalidArgumentError(kernel_text("Range", problem, "", backends.current().device_name)),
+                    f"range(start={start!r}, limit={limit!r}, delta={delta!r}): {hint}.")
+
+
+def _shown(value: Any, dtype: np.dtype) -> str:
+    """A bound as TF's kernel prints it: 5, 1.5 (a float with no fraction has no ``.0``)."""
+    return str(np.asarray(value).astype(dtype)[()]).removesuffix(".0")
 
 
 def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None, dtype: Any = dtypes.float32,

@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import dtypes
+from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError
+from minitape.core.messages import kernel_text, with_hint
 from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import MATRIX, as_int, as_operand, like, pair, plain
@@ -202,6 +203,12 @@ def diag_part(input: Any, name: str = "diag_part", k: int = 0, padding_value: An
         raise InvalidArgumentError(f"diag_part: input must be at least 2-dim, received shape {tuple(x.shape)}.")
     rows, columns = x.shape[-2:]
     k = _offset(k, "diag_part")
+    if k and not -rows < k < columns:       # TF's kernel names the band's lower end: k here
+        text = f"lower_diag_index is out of bound: {k}. It must be between {-rows} and {columns}"
+        device = backends.backend_of(x._value).device_name
+        raise with_hint(InvalidArgumentError(kernel_text("MatrixDiagPartV3", text, name, device)),
+                        f"diag_part: k={k} names no diagonal of a {rows}x{columns} matrix; "
+                        f"give k from {1 - rows} to {columns - 1}.")
     start_row, start_column = max(-k, 0), max(k, 0)
     length = max(min(rows - start_row, columns - start_column), 0)
     flat = reshape(x, tuple(x.shape[:-2]) + (rows * columns,))

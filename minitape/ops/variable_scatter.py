@@ -75,6 +75,7 @@ def _scatter(variable: Variable, how: str, indices: Any, updates: Any, nd: bool)
     method = f"scatter_{'nd_' if nd else ''}{how}"
     old = variable._value
     device = backends.backend_of(old).device_name
+    named = isinstance(indices, Tensor)         # TF's text ends in "name: " only when the indices were a tensor
     check_indices(GATHER_INDICES, method, indices)
     index = arrays.integers(plain(indices), f"{method}: indices", InvalidArgumentError)
     values = convert_to_tensor(updates, dtype=variable.dtype)
@@ -85,24 +86,27 @@ def _scatter(variable: Variable, how: str, indices: Any, updates: Any, nd: bool)
     if nd and not 1 <= k <= host.ndim or tuple(values.shape) != expected:
         text = (f"updates of shape {arrays.listed(values.shape)} do not fit indices of shape "
                 f"{arrays.listed(index.shape)} into shape {arrays.listed(host.shape)}")
-        raise with_hint(InvalidArgumentError(_kernel_text(kernel, text, device, nd)),
+        raise with_hint(InvalidArgumentError(_kernel_text(kernel, text, device, named)),
                         f"{method} to variable '{variable.name}': updates must have shape {expected}.")
     rows = arrays.to_numpy(values._value).reshape((-1,) + host.shape[k:])
+    if how == "div" and not rows.all():         # checked before any row is written, so nothing is
+        raise with_hint(InvalidArgumentError(_kernel_text(kernel, "updates must not contain 0", device, named)),
+                        f"{method} to variable '{variable.name}': every update divides, so none may be 0.")
     for n, (position, row) in enumerate(zip(positions, rows)):
         if any(not 0 <= p < size for p, size in zip(position, host.shape)):
             text = (f"indices[{n}] = [{', '.join(map(str, position))}] does not index into shape "
                     f"{arrays.listed(host.shape)}" if nd else f"indices[{n}] = {position[0]} is not in [0, {host.shape[0]})")
-            raise with_hint(InvalidArgumentError(_kernel_text(kernel, text, device, nd)),
+            raise with_hint(InvalidArgumentError(_kernel_text(kernel, text, device, named)),
                             f"{method} to variable '{variable.name}': every index must be inside the variable.")
         place = tuple(int(p) for p in position)
         host[place] = _COMBINE[how](host[place], row)
     return variable.assign(wrap(arrays.asarray_beside(old, host)))
 
 
-def _kernel_text(kernel: str, text: str, device: str, nd: bool) -> str:
-    """TF's words for a scatter kernel's error: the ``*Nd*`` kernels print no ``name:`` after them."""
+def _kernel_text(kernel: str, text: str, device: str, named: bool) -> str:
+    """TF's words for a scatter kernel's error, with no ``name:`` after them unless ``named``."""
     full = kernel_text(kernel, text, "", device)
-    return full.removesuffix(" name: ") if nd else full
+    return full if named else full.removesuffix(" name: ")
 
 
 def _rows_method(how: str) -> Callable[..., UnreadVariable]:

@@ -85,6 +85,11 @@ def same_pads(image: int, reach: int, stride: int) -> Pair:
     return total // 2, total - total // 2
 
 
+def _towards_zero(a: int, b: int) -> int:
+    """``a / b`` for a positive ``b``, rounded towards 0 as C's integer division does (``-1 / 2`` is 0)."""
+    return -(-a // b) if a < 0 else a // b
+
+
 def _taps(start: int, step: int, count: int) -> slice:
     """``count`` positions from ``start``, ``step`` apart, with an exact stop (the standard has no clipping)."""
     return slice(start, start + step * (count - 1) + 1, step) if count else slice(0, 0)
@@ -131,11 +136,14 @@ class Window:
             raise TypeError(f"{op}: expected a string for padding ('SAME' or 'VALID'), got {padding!r}.")
         output = []
         for n, (before, after), k, s in zip(image, pads, reach, strides):
-            if n + before + after < k:
+            # TF's count of window positions: 'SAME' has ceil(n / s); otherwise it is divided as C divides
+            # (towards 0), so a window up to a stride too big has 0 positions, an empty output; one bigger is an error.
+            count = -(-n // s) if padding == "SAME" else _towards_zero(n + before + after - k + s, s)
+            if count < 0:
                 raise InvalidArgumentError(
-                    f"{op}: Computed output size would be negative: {n + before + after - k + 1} [input_size: {n}, "
+                    f"{op}: Computed output size would be negative: {count} [input_size: {n}, "
                     f"effective_filter_size: {k}, stride: {s}]; pad the input ('SAME') or use a smaller window.")
-            output.append((n + before + after - k) // s + 1)
+            output.append(count)
         return cls(tuple(image), tuple(size), tuple(strides), tuple(dilations), pads, tuple(output))
 
     def taps(self) -> Iterator[tuple[int, int, tuple]]:
