@@ -161,3 +161,14 @@ def test_checkpoint_sequential_accepts_a_sequential_model_and_checks_segments():
 def test_bad_chain_arguments(n, c):
     with pytest.raises(ValueError):
         chain_schedule(n, c)
+
+
+def test_making_a_chain_entry_runs_nothing_the_forward_pass_runs_the_plan():
+    """checkpoint_chain runs the forward pass; the entry it records is made from what that produced."""
+    from minitape.checkpointing.schedules import ChainEntry
+    w = tf.Variable(0.5)
+    steps, calls = counted_chain(6, w)
+    entry = ChainEntry(steps, chain_schedule(6, 2), tf.constant([1.0]))
+    assert calls["steps"] == 0 and entry.stored.keys() == {0} and entry.recorded == {}
+    assert entry.forward().shape == (1,) and calls["steps"] == 6
+    assert set(entry.stored) == {a[1] for a in chain_schedule(6, 2).forward_actions if a[0] == "store"} | {0}
