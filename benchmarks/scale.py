@@ -86,7 +86,8 @@ def timelines() -> None:
 
 
 def plans() -> None:
-    print(f"\n{'steps':>8} {'snapshots':>9} {'actions':>8} {'plan':>8}   (checkpoint_chain's schedule; target: < 1 s at 3,000 steps)")
+    print(f"\n{'steps':>8} {'snapshots':>9} {'actions':>8} {'plan':>8}   "
+          f"(checkpoint_chain's schedule; target: < 1 s at 3,000 steps)")
     for steps, snapshots in ((1_000, 30), (3_000, 20), (3_000, 2)):
         plan = chain_schedule(steps, snapshots)
         took = seconds(lambda: chain_schedule(steps, snapshots))

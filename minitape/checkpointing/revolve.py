@@ -115,8 +115,9 @@ def _check_chain(n: int, snapshots: int) -> None:
 # and the k-th step of such a reversal adds 1 + t to R, t the least with C(c+t, c) >= k: f is convex,
 # and falls until the first m with t_{s+1}(m+1) + 1 >= t_s(l-m).  Writing r = t_{s+1}(m+1), that is
 # m >= l - C(s+r+1, s), reachable within r's range of m (m < C(s+r+1, s+1)) first for the least r with
-# C(s+r+2, s+1) > l.  So each split costs a few binomials, not a search; ties go to the smallest m.  (The forward sweep splits where a
-# reversal would: advancing is free during it, which lowers every split's cost by the same l.)
+# C(s+r+2, s+1) > l.  So each split costs a few binomials, not a search; ties go to the smallest m.
+# (The forward sweep splits where a reversal would: advancing is free during it, which lowers every
+# split's cost by the same l.)
 
 def _split(l: int, s: int) -> int:
     """The smallest optimal split for reversing ``l`` steps with ``s`` free slots; 0: store nothing.
