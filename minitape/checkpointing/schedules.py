@@ -121,6 +121,8 @@ class ChainEntry(CallEntry):
     [`checkpoint_chain`][minitape.checkpoint_chain] makes one, performs the plan's forward
     actions with it (tapes paused), tells it what the chain returned and records it;
     ``backward`` performs the reverse actions.  What the actions read and write is set up here.
+    It exists before the forward pass runs because that pass's ``schedule`` events name it: the
+    player draws the steps recorded then inside the chain's node.
     """
 
     def __init__(self, functions: list[Callable], plan: Schedule, x0: Tensor) -> None:
