@@ -1,4 +1,5 @@
 """Schedules: checkpoint_sequential, and the binomial schedule reaching Griewank–Walther's minimum."""
+import functools
 import math
 
 import numpy as np
@@ -26,6 +27,62 @@ def test_schedule_reaches_the_binomial_minimum_within_its_snapshots(n, c):
     assert plan.recomputations == formula(n, c) == revolve_recomputations(n, c)
     assert plan.peak_snapshots <= c
     assert [a for a in plan.actions if a[0] == "backward"] == [("backward", i) for i in reversed(range(n))]
+
+
+# The planner before it found its splits from binomials: a search over every split of every
+# sub-chain, O(n²·snapshots).  Kept here, slow, as the reference the fast planner must equal action
+# for action (ties between equally cheap splits go to the smallest).
+
+@functools.lru_cache(maxsize=None)
+def searched_split(l, s, sweeping):
+    """(cost, split) for reversing l steps with s free slots; while sweeping, advancing is free."""
+    if l == 1:
+        return (0 if sweeping else 1), 0
+    best = ((l - 1) * l // 2 if sweeping else l * (l + 1) // 2, 0)
+    if s > 0:
+        for m in range(1, l):
+            best = min(best, ((0 if sweeping else m) + searched_split(l - m, s - 1, sweeping)[0]
+                              + searched_split(m, s, False)[0], m))
+    return best
+
+
+def searched_schedule(n, c):
+    actions = []
+
+    def reverse(start, l, s):
+        if l == 0:
+            return
+        m = searched_split(l, s, False)[1]
+        if m == 0:
+            for i in range(start + l - 1, start - 1, -1):
+                actions.extend(([("advance", start, i)] if i > start else []) + [("record", i), ("backward", i)])
+            return
+        actions.extend([("advance", start, start + m), ("store", start + m)])
+        reverse(start + m, l - m, s - 1)
+        actions.append(("free", start + m))
+        reverse(start, m, s)
+
+    stack, position, l, s = [], 0, n, c - 1
+    while l > 1 and searched_split(l, s, True)[1]:
+        m = searched_split(l, s, True)[1]
+        actions.extend([("advance", position, position + m), ("store", position + m)])
+        stack.append((position, m, s))
+        position, l, s = position + m, l - m, s - 1
+    actions.extend(([("advance", position, position + l - 1)] if l > 1 else [])
+                   + [("record", position + l - 1), ("backward", position + l - 1)])
+    reverse(position, l - 1, s)
+    for start, m, slots in reversed(stack):
+        actions.append(("free", start + m))
+        reverse(start, m, slots)
+    return actions
+
+
+@pytest.mark.parametrize("c", range(1, 13))
+def test_schedule_equals_the_searched_schedule_action_for_action(c):
+    for n in [*range(1, 121), 250, 333]:
+        plan = chain_schedule(n, c)
+        assert plan.actions == searched_schedule(n, c), (n, c)
+        assert plan.recomputations == formula(n, c)
 
 
 def counted_chain(n, w):
@@ -104,3 +161,14 @@ def test_checkpoint_sequential_accepts_a_sequential_model_and_checks_segments():
 def test_bad_chain_arguments(n, c):
     with pytest.raises(ValueError):
         chain_schedule(n, c)
+
+
+def test_making_a_chain_entry_runs_nothing_the_forward_pass_runs_the_plan():
+    """checkpoint_chain runs the forward pass; the entry it records is made from what that produced."""
+    from minitape.checkpointing.schedules import ChainEntry
+    w = tf.Variable(0.5)
+    steps, calls = counted_chain(6, w)
+    entry = ChainEntry(steps, chain_schedule(6, 2), tf.constant([1.0]))
+    assert calls["steps"] == 0 and entry.stored.keys() == {0} and entry.recorded == {}
+    assert entry.forward().shape == (1,) and calls["steps"] == 6
+    assert set(entry.stored) == {a[1] for a in chain_schedule(6, 2).forward_actions if a[0] == "store"} | {0}

@@ -12,7 +12,6 @@ plans: [`chain_schedule`][minitape.checkpointing.revolve.chain_schedule] returns
 """
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field
 
@@ -108,44 +107,38 @@ def _check_chain(n: int, snapshots: int) -> None:
         raise ValueError(f"snapshots counts the chain's input, so it must be at least 1, got {snapshots}.")
 
 
-# Two costs, as in Griewank and Walther.  Both reverse the steps start..start+l-1 with the state
-# at ``start`` stored and ``s`` more free snapshot slots:
-#   reverse_cost(l, s): none of the steps is recorded yet;
-#   sweep_cost(l, s):   the forward pass is sweeping through, so advancing is free and the last
-#                       step is recorded as the sweep reaches it.
-# Splitting at m stores the state at start+m, reverses the right part with one slot fewer, frees it,
-# then reverses the left part.
+# Where to split.  Reversing the steps start..start+l-1 with the state at ``start`` stored and ``s``
+# more free slots, splitting at m stores the state at start+m, reverses the right part with one slot
+# fewer, frees it, then reverses the left part.  Reversing k steps with c stored states costs
+# R(k, c) = k + revolve_recomputations(k, c) step executions, so splitting at m costs
+#     f(m) = m + R(l - m, s) + R(m, s + 1),
+# and the k-th step of such a reversal adds 1 + t to R, t the least with C(c+t, c) >= k: f is convex,
+# and falls until the first m with t_{s+1}(m+1) + 1 >= t_s(l-m).  Writing r = t_{s+1}(m+1), that is
+# m >= l - C(s+r+1, s), reachable within r's range of m (m < C(s+r+1, s+1)) first for the least r with
+# C(s+r+2, s+1) > l.  So each split costs a few binomials, not a search; ties go to the smallest m.
+# (The forward sweep splits where a reversal would: advancing is free during it, which lowers every
+# split's cost by the same l.)
 
-@functools.lru_cache(maxsize=None)
-def _reverse(l: int, s: int) -> tuple[int, int]:
-    """(cost, best split) for reversing ``l`` unrecorded steps with ``s`` free slots."""
-    if l == 1:
-        return 1, 0
-    best = (l * (l + 1) // 2, 0)                  # no split: advance from the start for each step
-    if s > 0:
-        for m in range(1, l):
-            best = min(best, (m + _reverse(l - m, s - 1)[0] + _reverse(m, s)[0], m))
-    return best
+def _split(l: int, s: int) -> int:
+    """The smallest optimal split for reversing ``l`` steps with ``s`` free slots; 0: store nothing.
 
-
-@functools.lru_cache(maxsize=None)
-def _sweep(l: int, s: int) -> tuple[int, int]:
-    """(cost beyond the sweep, best split) for reversing ``l`` steps the forward pass sweeps through."""
-    if l == 1:
-        return 0, 0
-    best = ((l - 1) * l // 2, 0)                   # the last step was recorded by the sweep
-    if s > 0:
-        for m in range(1, l):
-            best = min(best, (_sweep(l - m, s - 1)[0] + _reverse(m, s)[0], m))
-    return best
+    >>> from minitape.checkpointing.revolve import _split
+    >>> [_split(l, 1) for l in range(1, 8)]       # one free slot: the right part is reversed from its start
+    [0, 0, 1, 1, 2, 3, 3]
+    """
+    if l <= 2 or s == 0:         # with one or two steps, or no free slot, advancing from the start costs no more
+        return 0
+    r = 0                        # the repetitions of the cheapest split's left part: least r with C(s+r+2, s+1) > l
+    while math.comb(s + r + 2, s + 1) <= l:
+        r += 1
+    return min(l - 1, max(1, math.comb(s + r, s + 1), l - math.comb(s + r + 1, s)))
 
 
 def _sweep_and_reverse(start: int, n: int, free: int, actions: list[tuple]) -> None:
     """Actions of the forward sweep from ``start``, then of the whole reversal."""
     stack = []                  # the snapshot positions stored along the sweep, with their slot counts
     position, l, s = start, n, free
-    while l > 1 and _sweep(l, s)[1]:
-        m = _sweep(l, s)[1]
+    while m := _split(l, s):
         actions += [("advance", position, position + m), ("store", position + m)]
         stack.append((position, m, s))
         position, l, s = position + m, l - m, s - 1
@@ -159,19 +152,20 @@ def _sweep_and_reverse(start: int, n: int, free: int, actions: list[tuple]) -> N
 
 
 def _reverse_actions(start: int, l: int, s: int, actions: list[tuple]) -> None:
-    """Actions reversing steps ``start..start+l-1`` (none recorded), the state at ``start`` stored."""
-    if l == 0:
-        return
-    m = _reverse(l, s)[1]
-    if l == 1:
-        actions += [("record", start), ("backward", start)]
-    elif m == 0:
-        for i in range(start + l - 1, start - 1, -1):
-            if i > start:
-                actions.append(("advance", start, i))
-            actions += [("record", i), ("backward", i)]
-    else:
+    """Actions reversing steps ``start..start+l-1`` (none recorded), the state at ``start`` stored.
+
+    The right part of each split is a recursion with one slot fewer (at most ``s`` deep); the
+    left part, with the same slots, is the next turn of the loop.
+    """
+    while l > 0:
+        m = _split(l, s)
+        if m == 0:
+            for i in range(start + l - 1, start - 1, -1):
+                if i > start:
+                    actions.append(("advance", start, i))
+                actions += [("record", i), ("backward", i)]
+            return
         actions += [("advance", start, start + m), ("store", start + m)]
         _reverse_actions(start + m, l - m, s - 1, actions)
         actions.append(("free", start + m))
-        _reverse_actions(start, m, s, actions)
+        l = m

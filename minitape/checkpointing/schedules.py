@@ -27,7 +27,7 @@ from typing import Any
 
 from minitape.core import events, random
 from minitape.core.state import record, state, stop_recording, watch_variable_reads
-from minitape.core.tensor import Tensor, wrap
+from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.tape import GradientTape
 from minitape.checkpointing.call import CallEntry, context_snapshot, recomputing, trainable_read
 from minitape.checkpointing.recompute import recompute_grad
@@ -106,37 +106,48 @@ def checkpoint_chain(functions: Sequence[Callable], input: Any, snapshots: int) 
     >>> [round(float(g), 6) for g in tape.gradient(y, [x, w])]   # same as without checkpointing
     [0.289524, 1.512973]
     """
-    entry = ChainEntry(list(functions), chain_schedule(len(functions), snapshots), as_operand(input))
-    record(entry)
-    return entry.result
+    functions = list(functions)
+    chain = ChainEntry(functions, chain_schedule(len(functions), snapshots), as_operand(input))
+    with watch_variable_reads() as read, stop_recording():      # the forward pass, seen by no tape
+        output = chain.forward()
+    chain.returned(wrap(output._value), trainable_read(read))   # a new id: the entry's output
+    record(chain)
+    return chain.result
 
 
 class ChainEntry(CallEntry):
-    """The tape's record of a whole chain: its stored states, and the steps recorded for reversal.
+    """The tape's record of a whole chain: its plan, the states it stores and the steps it records.
 
-    Making one runs the plan's forward actions (tapes paused); ``backward``
-    runs its reverse actions.
+    [`checkpoint_chain`][minitape.checkpoint_chain] makes one, performs the plan's forward
+    actions with it (tapes paused), tells it what the chain returned and records it;
+    ``backward`` performs the reverse actions.  What the actions read and write is set up here.
+    It exists before the forward pass runs because that pass's ``schedule`` events name it: the
+    player draws the steps recorded then inside the chain's node.
     """
 
     def __init__(self, functions: list[Callable], plan: Schedule, x0: Tensor) -> None:
-        self.functions, self.plan = functions, plan
+        self.functions, self.plan, self.x0 = functions, plan, x0
         self.label = f"checkpoint_chain({len(functions)} steps, {plan.snapshots} snapshots)"
         self.sources = [random.Source() for _ in functions]       # each step's randomness, seeded when first used
         self.context = context_snapshot()                           # e.g. Keras' training mode, for the re-runs
-        with watch_variable_reads() as read, stop_recording():
-            out = self._forward(x0)
-        self.result = wrap(out._value)                             # a new id: the entry's output
-        self._states_used = False
-        super().__init__([x0], trainable_read(read), [self.result])
+        self.stored: dict[int, Tensor] = {0: x0}                    # the states the plan keeps, by position
+        self.recorded: dict[int, tuple[GradientTape, Tensor, Tensor]] = {}    # step -> its tape, input, output
+        self.current = x0                                           # the state the last advance reached
+        self.grad: Tensor | None = None               # the gradient at the state the reversal has reached
+        self.variable_grads: list[Tensor | None] = []     # the variables' gradients, summed over the steps
+        self.states_used = False                      # whether a reversal has used up the forward pass's states
+
+    def returned(self, result: Tensor, variables: list[Variable]) -> None:
+        """What the forward pass gave: the chain's output, and the trainable variables its steps read."""
+        self.result = result
+        super().__init__([self.x0], variables, [result])
         self.announce_reads()
 
-    def _forward(self, x0: Tensor) -> Tensor:
-        """Perform the plan's forward actions from ``x0``: store its states, record the last step."""
-        self.stored: dict[int, Tensor] = {0: x0}
-        self.recorded: dict[int, tuple[GradientTape, Tensor, Tensor]] = {}
-        for action in self.plan.forward_actions:
-            out = self._perform(action)
-        return out
+    def forward(self) -> Tensor:
+        """Perform the plan's forward actions from the input: store its states, record the last step."""
+        self.stored, self.recorded, self.current = {0: self.x0}, {}, self.x0
+        self.perform(self.plan.forward_actions)
+        return self.recorded[self.plan.steps - 1][2]
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         """Perform the plan's reverse actions, carrying the gradient back from step to step.
@@ -148,48 +159,57 @@ class ChainEntry(CallEntry):
         performs the forward actions again, where the tapes can see them.
         """
         (self.grad,) = self.upstream(output_grads)
-        self.variable_grads: list[Tensor | None] = [None] * len(self.variables)
+        self.variable_grads = [None] * len(self.variables)
         with recomputing(self.context):      # every step run from here on runs again, as it first ran
-            if self._states_used or state.tapes:
-                self._forward(self.arg_tensors[0])
-            self._states_used = True
-            for action in self.plan.reverse_actions:
-                self._perform(action)
+            if self.states_used or state.tapes:
+                self.forward()
+            self.states_used = True
+            self.perform(self.plan.reverse_actions)
         grads = [self.grad] + self.variable_grads
         return [g if i in needed else None for g, i in zip(grads, self.inputs)]
+
+    def perform(self, actions: list[tuple]) -> None:
+        """Perform the plan's ``actions``, one by one (see [`Schedule`][minitape.checkpointing.revolve.Schedule])."""
+        for action in actions:
+            events.emit("schedule", entry=self, action=action)
+            match action:
+                case ("advance", i, j):
+                    self.current = self._run(i, j, self.stored.get(i, self.current))
+                case ("store", i):
+                    self.stored[i] = self.current
+                case ("free", i):
+                    del self.stored[i]
+                case ("record", i):
+                    self.recorded[i] = self._record(i, self.stored.get(i, self.current))
+                case ("backward", i):
+                    self._backward(*self.recorded.pop(i))
 
     def kept(self) -> list[tuple[int | str, Tensor]]:
         kept: list[tuple[int | str, Tensor]] = [(f"stored state {i}", x) for i, x in self.stored.items()]
         for i, (tape, _, _) in self.recorded.items():
             kept += [(f"kept inside step {i}", value) for entry in tape.entries() for _, value in entry.kept()]
         return kept
-    def _perform(self, action: tuple) -> Tensor | None:
-        kind, i = action[0], action[1]
-        events.emit("schedule", entry=self, action=action)
-        if kind == "store":
-            self.stored[i] = self._current
-        elif kind == "free":
-            del self.stored[i]
-        elif kind == "advance":
-            x = self.stored[i] if i in self.stored else self._current
-            for k in range(i, action[2]):
-                x = self._step(k, x)
-            self._current = x
-            return x
-        elif kind == "record":
-            x = identity(self.stored[i] if i in self.stored else self._current)
-            with GradientTape() as tape:          # it watches the variables the step reads
-                tape.watch(x)
-                out = self._step(i, x)
-            self.recorded[i] = (tape, x, out)
-            return out
-        elif kind == "backward":
-            tape, x, out = self.recorded.pop(i)
-            grads = tape.gradient(out, [x, *self.variables], output_gradients=self.grad)
-            self.grad = grads[0] if grads[0] is not None else zeros_like(x)
-            self.variable_grads = [g if a is None else a if g is None else a + g
-                                   for a, g in zip(self.variable_grads, grads[1:])]
-        return None
+
+    def _run(self, start: int, stop: int, x: Tensor) -> Tensor:
+        """Steps ``start..stop-1`` from ``x``, unrecorded."""
+        for k in range(start, stop):
+            x = self._step(k, x)
+        return x
+
+    def _record(self, k: int, x: Tensor) -> tuple[GradientTape, Tensor, Tensor]:
+        """Step ``k`` from a fresh copy of ``x``, under a tape of its own (it watches the variables the step reads)."""
+        x = identity(x)
+        with GradientTape() as tape:
+            tape.watch(x)
+            out = self._step(k, x)
+        return tape, x, out
+
+    def _backward(self, tape: GradientTape, x: Tensor, out: Tensor) -> None:
+        """Carry the gradient back through a recorded step, and add what its variables receive."""
+        grads = tape.gradient(out, [x, *self.variables], output_gradients=self.grad)
+        self.grad = grads[0] if grads[0] is not None else zeros_like(x)
+        self.variable_grads = [g if a is None else a if g is None else a + g
+                               for a, g in zip(self.variable_grads, grads[1:])]
 
     def _step(self, k: int, x: Tensor) -> Tensor:
         with random.replay(random.Source(self.sources[k].seed)) as source:
