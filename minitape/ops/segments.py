@@ -122,7 +122,7 @@ def _check_sorted(ids: np.ndarray, count: int) -> None:
     TF's kernel walks the segments in order, asking at each whether the next id is larger, then
     whether this one is in range: the first segment to fail says which error.
     """
-    if count < 0:
+    if ids.size and ids[-1] < 0:                        # TF sizes the result by the last id first
         raise _segment_error("segment ids must be >= 0", "ids number the rows of the result, from 0.")
     starts = np.flatnonzero(np.diff(ids, prepend=ids[:1] - 1))      # where each segment begins
     values = ids[starts]
