@@ -37,6 +37,7 @@ from minitape.ops import (
     reduce_sum, reshape, shape, sigmoid, sign, sin, size, sqrt, square, squeeze, stack, stop_gradient, subtract,
     tanh, tensordot, tile, to_device, transpose, where, zeros, zeros_like,
 )
+from minitape.ops import argsort, round, sort  # noqa: A004
 #: ``x[tf.newaxis]`` adds an axis of size 1, as NumPy's ``None`` does (it is ``None``).
 newaxis = None
 #: ``tf.dtypes`` holds the dtypes under TensorFlow's names, and ``cast``: the one op it names is attached
@@ -56,6 +57,7 @@ from minitape import dialect
 from minitape.dialect import config, linalg, math, nn
 from minitape.dialect.functions import TensorSpec, function
 from minitape.dialect.control_flow import while_loop
+from minitape.dialect.control_flow import cond, map_fn, scan, vectorized_map
 from minitape.dialect.module import Module
 from minitape.dialect.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,

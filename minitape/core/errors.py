@@ -25,6 +25,17 @@ class InvalidArgumentError(OpError):
     """
 
 
+class OutOfRangeError(OpError):
+    """A read went past the end of what there was (TF's ``OutOfRangeError``), as ``tf.scan`` of nothing.
+
+    >>> import minitape as tf
+    >>> tf.scan(lambda total, x: total + x, tf.zeros((0,)))
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.OutOfRangeError: Tried to read from index 0 but array size is: 0 ...
+    """
+
+
 class UnimplementedError(OpError):
     """An op was asked for something TensorFlow does not do either, here (TF's ``UnimplementedError``).
 

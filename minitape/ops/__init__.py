@@ -8,7 +8,8 @@ Each family is a module, and each module builds only on those before it:
 * ``broadcasting``: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
 * ``elementwise``: the arithmetic and math functions, ``where``, ``cast``;
 * ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient);
-* ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n; cumsum;
+* ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n; cumsum and cumprod;
+* ``segments``: segment sums (rows summed by id); ``sorting``: top_k, sort, argsort; ``rounding``: round;
 * ``indexing``: slicing, gather, one_hot, concat and stack;
 * ``nn``: softmax, log-softmax, the cross-entropies, dropout;
 * ``activations``: elu, selu, leaky_relu, relu6, gelu (and erf);
@@ -59,4 +60,8 @@ from minitape.ops.pooling import avg_pool2d, max_pool2d  # noqa: F401
 from minitape.ops.reductions import (  # noqa: F401
     add_n, argmax, argmin, cumsum, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
 )
+from minitape.ops.rounding import round  # noqa: F401, A004
+from minitape.ops.segments import segment_sum, unsorted_segment_sum  # noqa: F401
+from minitape.ops.sorting import TopKV2, argsort, sort, top_k  # noqa: F401
+from minitape.ops.reductions import cumprod  # noqa: F401
 from minitape.ops.shapes import expand_dims, rank, reshape, shape, size, squeeze, transpose  # noqa: F401

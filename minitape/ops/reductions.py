@@ -242,23 +242,71 @@ def add_n(inputs: Any, name: str | None = None) -> Tensor:
     return apply(_ADD_N, tensors)
 
 
-# --------------------------------------------------------------------------- running sums
+# --------------------------------------------------------------------------- running sums and products
 
-def _cumsum_forward(xp, x, axis, exclusive, reverse):
-    if reverse:
-        x = xp.flip(x, axis=axis)
-    # With the initial 0 the sums are n + 1 long: the exclusive ones are the first n, the others the last n.
-    sums = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=True)
-    kept = [builtins.slice(None)] * x.ndim
-    kept[axis] = builtins.slice(0, -1) if exclusive else builtins.slice(1, None)
-    sums = sums[tuple(kept)]
-    return xp.flip(sums, axis=axis) if reverse else sums
+def _running(kernel: str) -> Callable:
+    """The forward rule of a running sum (``kernel="cumulative_sum"``) or product along ``axis``."""
+    def forward(xp, x, axis, exclusive, reverse):
+        if reverse:
+            x = xp.flip(x, axis=axis)
+        # With the initial value the results are n + 1 long: the exclusive ones are the first n, the others the last n.
+        running = getattr(xp, kernel)(x, axis=axis, dtype=x.dtype, include_initial=True)
+        kept = [builtins.slice(None)] * x.ndim
+        kept[axis] = builtins.slice(0, -1) if exclusive else builtins.slice(1, None)
+        running = running[tuple(kept)]
+        return xp.flip(running, axis=axis) if reverse else running
+    return forward
 
 
 # Each input reaches the sums after it (before it, reversed): its gradient is the running sum of g the other way.
-_CUMSUM = Op("cumsum", _cumsum_forward,
+_CUMSUM = Op("cumsum", _running("cumulative_sum"),
              (lambda g, ans, x, axis, exclusive, reverse: apply(
                  _CUMSUM, (g,), {"axis": axis, "exclusive": exclusive, "reverse": not reverse}),))
+
+
+def _cumprod_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    """Each input multiplies the products after it: the sum of g times those products, without x itself.
+
+    Dividing them by ``x`` (TF's formula) is exact unless ``x`` holds a 0, where TF's
+    ``div_no_nan`` gives 0, a wrong gradient.  Then each product without ``x[i]`` is computed as
+    it is defined: the running product of ``x`` with ``x[i]`` replaced by 1, for every ``i``
+    (n times the memory along the axis, so only when a 0 asks for it).
+    """
+    params = {"axis": axis, "exclusive": exclusive, "reverse": reverse}
+    if not bool(backends.namespace(x._value).any(x._value == 0)):      # read, not recorded
+        later = apply(_CUMSUM, (g * ans,), {**params, "reverse": not reverse})
+        return later / x
+    last = list(builtins.range(x.ndim))
+    last.append(last.pop(axis))                                  # the running axis last, then one for each i
+    xs, gs = transpose(x, last), transpose(g, last)
+    n = xs.shape[-1]
+    left_out = cast(eye(n), dtypes.bool_)                        # row i: x with x[i] replaced by 1
+    products = apply(_CUMPROD, (where(left_out, ones_like(xs)[..., None, :], xs[..., None, :]),),
+                     {**params, "axis": x.ndim})
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    reached = (j < i if exclusive else j <= i) if reverse else (j > i if exclusive else j >= i)
+    grads = reduce_sum(products * cast(reached, x.dtype) * gs[..., None, :], axis=-1)
+    return transpose(grads, inverse_permutation(tuple(last)))
+
+
+_CUMPROD = Op("cumprod", _running("cumulative_prod"), (_cumprod_vjp,), keep=(ANS, 0))
+
+
+def running(op: Op, kernel: str, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
+    """Apply ``cumsum`` or ``cumprod`` (``op``, TF's ``kernel``) after TF's checks of ``x`` and ``axis``."""
+    x = as_operand(x, op.name)
+    NUMBERS.check(op.name, x)
+    position = plain(axis)
+    if np.ndim(position) != 0:
+        raise with_hint(InvalidArgumentError(f"ScanOp: axis must be a scalar, not {arrays.listed(np.shape(position))}"
+                                             f" [Op:{kernel}]"), f"{op.name}: axis is one int, e.g. axis=0.")
+    if not isinstance(position, int | np.integer) or isinstance(position, bool):
+        raise TypeError(f"{op.name}: axis must be an int, got {axis!r}.")
+    if not -x.ndim <= position < x.ndim:
+        raise with_hint(InvalidArgumentError(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), but got "
+                                             f"{position} [Op:{kernel}] name: "),
+                        f"{op.name}: x has {x.ndim} axes (shape {tuple(x.shape)}): pick one of them.")
+    return apply(op, (x,), {"axis": int(position) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
 def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
@@ -269,16 +317,15 @@ def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False
     >>> tf.cumsum([1.0, 2.0, 3.0]).numpy(), tf.cumsum([1.0, 2.0, 3.0], exclusive=True, reverse=True).numpy()
     (array([1., 3., 6.], dtype=float32), array([5., 3., 0.], dtype=float32))
     """
-    x = as_operand(x, "cumsum")
-    NUMBERS.check("cumsum", x)
-    position = plain(axis)
-    if np.ndim(position) != 0:
-        raise with_hint(InvalidArgumentError(f"ScanOp: axis must be a scalar, not {arrays.listed(np.shape(position))}"
-                                             f" [Op:Cumsum]"), "cumsum: axis is one int, e.g. axis=0.")
-    if not isinstance(position, int | np.integer) or isinstance(position, bool):
-        raise TypeError(f"cumsum: axis must be an int, got {axis!r}.")
-    if not -x.ndim <= position < x.ndim:
-        raise with_hint(InvalidArgumentError(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), but got "
-                                             f"{position} [Op:Cumsum] name: "),
-                        f"cumsum: x has {x.ndim} axes (shape {tuple(x.shape)}): pick one of them.")
-    return apply(_CUMSUM, (x,), {"axis": int(position) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})
+    return running(_CUMSUM, "Cumsum", x, axis, exclusive, reverse)
+
+
+def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+    """Running products along ``axis``: ``[a, a * b, a * b * c]``; ``exclusive`` and ``reverse`` as for ``cumsum``.
+
+    Its gradient is exact where ``x`` holds a 0 (TF's is 0 there).
+
+    >>> tf.math.cumprod([1.0, 2.0, 3.0]).numpy(), tf.math.cumprod([1.0, 2.0, 3.0], exclusive=True).numpy()
+    (array([1., 2., 6.], dtype=float32), array([1., 1., 2.], dtype=float32))
+    """
+    return running(_CUMPROD, "Cumprod", x, axis, exclusive, reverse)
