@@ -87,7 +87,7 @@ def _row_numbers(index: np.ndarray, shape: tuple[int, ...], batch_dims: int = 0)
     lead = index.shape[:-1]
     batch = np.indices(lead[:batch_dims]).reshape(batch_dims, -1).T if batch_dims else np.zeros((1, 0), np.int64)
     vectors = np.concatenate([np.repeat(batch, math.prod(lead[batch_dims:]), axis=0),
-                              index.reshape(-1, k)], axis=1)
+                              index.reshape(math.prod(lead), k)], axis=1)
     places = shape[:batch_dims + k]
     outside = np.flatnonzero(((vectors < 0) | (vectors >= np.array(places, np.int64))).any(axis=1))
     if outside.size:

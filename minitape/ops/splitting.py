@@ -24,7 +24,7 @@ from minitape.core.errors import InvalidArgumentError
 from minitape.core.messages import kernel_text, mixed_dtypes_text, with_hint
 from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import as_axis, as_operand, ints, plain
+from minitape.ops.arguments import as_operand, ints, plain
 from minitape.ops.broadcasting import broadcast_to
 from minitape.ops.indexing import gather, getitem
 from minitape.ops.shapes import reshape
@@ -53,8 +53,12 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = 
     [[2, 1], [2, 2], [2, 2]]
     """
     x = as_operand(value, "split")
-    given = plain(num_or_size_splits)
-    counted = np.ndim(given) == 0
+    given = num_or_size_splits
+    counted = isinstance(given, int | np.integer) and not isinstance(given, bool)
+    if not counted and np.ndim(plain(given)) == 0:      # TF counts only a Python int: a tensor must be sizes
+        raise with_hint(ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits argument to split. "
+                                   f"Argument provided: {given}"), "split: give a count as a Python int, or a list "
+                                                                   "of sizes.")
     kernel = "Split" if counted else "SplitV"
     position = ints(axis, "split", "axis", InvalidArgumentError)[0]
     if not -x.ndim <= position < builtins.max(x.ndim, 1):
@@ -83,9 +87,9 @@ def _equal_sizes(count: int, size: int, axis: int, name: str) -> list[int]:
 def _sizes(given: Any, size: int, num: int | None, name: str) -> list[int]:
     """The sizes of the pieces, the -1 (if any) worked out, checked as TF's SplitV kernel checks them."""
     sizes = list(ints(given, "split", "num_or_size_splits", InvalidArgumentError))
-    text = None
-    if num is not None and num != len(sizes):
-        text = (f"size of the split_tensor must be 1-D and have the same elements as outputs got 1 -D and "
+    rank, text = np.ndim(plain(given)), None
+    if rank != 1 or (num is not None and num != len(sizes)):
+        text = (f"size of the split_tensor must be 1-D and have the same elements as outputs got {rank} -D and "
                 f"{len(sizes)} elements")
     elif sizes.count(-1) > 1:
         text = "There can only be one -1 in the input."
@@ -212,16 +216,20 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
     x = as_operand(input, "repeat")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
-    axis = as_axis(axis, x.ndim, "repeat", out_of_range=ValueError)
+    axis = ints(axis, "repeat", "axis")[0]
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis={axis} out of bounds: expected {-x.ndim}<=axis<{x.ndim}")
+    axis %= x.ndim
     counts = np.asarray(ints(repeats, "repeat", "repeats", InvalidArgumentError))
     if np.ndim(plain(repeats)) > 1:
-        raise with_hint(ValueError(f"Shape {list(np.shape(plain(repeats)))} must have rank at most 1"),
+        raise with_hint(ValueError(f"Shape {np.shape(plain(repeats))} must have rank at most 1"),
                         "repeat: give one count, or a list of one count per slice.")
     if counts.size not in (1, x.shape[axis]):
         raise with_hint(ValueError(f"Dimensions {x.shape[axis]} and {counts.size} are not compatible"),
                         f"repeat: give one count, or {x.shape[axis]} counts (one per slice along axis {axis}).")
-    if (counts < 0).any():
-        raise InvalidArgumentError(f"repeat: repeats must be at least 0, got {counts.tolist()}.")
+    if (counts < 0).any():          # TF tiles each slice, the count its multiple on the axis after ``axis``
+        raise _refusal("Tile", f"Expected multiples[{axis + 1}] >= 0, but got {counts.min()}",
+                       f"repeat: repeats must be at least 0, got {counts.tolist()}.", name=None)
     return gather(x, np.repeat(np.arange(x.shape[axis]), np.broadcast_to(counts, (x.shape[axis],))), axis=axis)
 
 
