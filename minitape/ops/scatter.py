@@ -59,8 +59,11 @@ def _add_rows(xp, updates, rows, count, shape):
         out = arrays.full_beside(updates, (count, source.shape[1]), 0)
         xp.add.at(out, arrays.asarray_beside(updates, flat), source)
     else:                                                # the standard has no scatter: a one-hot product
+        truth = updates.dtype == xp.bool                  # booleans add as "or": count the Trues
+        numbers = xp.astype(source, xp.int32) if truth else source
         hits = arrays.asarray_beside(updates, flat[:, None] == np.arange(count))
-        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, updates.dtype)), source)
+        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, numbers.dtype)), numbers)
+        out = out > 0 if truth else out
     return xp.reshape(out, shape)
 
 
