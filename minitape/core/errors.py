@@ -57,4 +57,5 @@ class NotFoundError(OpError):
     Traceback (most recent call last):
     ...
     minitape.core.errors.NotFoundError: Could not find device for node: {{node TensorScatterAdd}} = TensorScatterAdd[T=DT_BOOL, Tindices=DT_INT32, bad_indices_policy=""]
+    TensorScatterAdd adds numbers: tf.cast a bool tensor to tf.int32 first.
     """
