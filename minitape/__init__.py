@@ -30,6 +30,10 @@ from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops
 from minitape.ops.variable_scatter import IndexedSlices
 from minitape.ops import (
+    gather_nd, meshgrid, repeat, reverse, roll, scatter_nd, sequence_mask, split, tensor_scatter_nd_add,
+    tensor_scatter_nd_sub, tensor_scatter_nd_update, unstack,
+)
+from minitape.ops import (
     abs, add, add_n, argmax, argmin, boolean_mask, broadcast_to, cast, clip_by_global_norm, clip_by_norm,
     clip_by_value, concat, cos, cumsum, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater,
     greater_equal, identity, less, less_equal, linspace, log, matmul, maximum, minimum, multiply, negative, norm,

@@ -58,3 +58,15 @@ class DeviceNotFoundError(RuntimeError):
     minitape.core.errors.DeviceNotFoundError: minitape has one CPU device, CPU:0; got 'CPU:1'.
     """
 
+
+
+class NotFoundError(OpError):
+    """No kernel runs the op for these dtypes here (TF's ``NotFoundError``: "Could not find device for node").
+
+    >>> import minitape as tf
+    >>> tf.tensor_scatter_nd_add([True], [[0]], [True])
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.NotFoundError: Could not find device for node: {{node TensorScatterAdd}} = TensorScatterAdd[T=DT_BOOL, Tindices=DT_INT32, bad_indices_policy=""]
+    TensorScatterAdd adds numbers: tf.cast a bool tensor to tf.int32 first.
+    """

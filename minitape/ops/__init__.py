@@ -11,6 +11,9 @@ Each family is a module, and each module builds only on those before it:
 * ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n; cumsum and cumprod;
 * ``segments``: segment sums (rows summed by id); ``sorting``: top_k, sort, argsort; ``rounding``: round;
 * ``indexing``: slicing, gather, one_hot, concat and stack;
+* ``splitting``: split, unstack, reverse, roll, repeat, meshgrid;
+* ``scatter``: gather_nd, scatter_nd, tensor_scatter_nd_update/add/sub;
+* ``masking``: sequence_mask and band_part;
 * ``nn``: softmax, log-softmax, the cross-entropies, dropout;
 * ``activations``: elu, selu, leaky_relu, relu6, gelu (and erf);
 * ``linalg``: matmul, tensordot, a matrix's transpose and diagonal, trace;
@@ -65,3 +68,8 @@ from minitape.ops.segments import segment_sum, unsorted_segment_sum  # noqa: F40
 from minitape.ops.sorting import TopKV2, argsort, sort, top_k  # noqa: F401
 from minitape.ops.reductions import cumprod  # noqa: F401
 from minitape.ops.shapes import expand_dims, rank, reshape, shape, size, squeeze, transpose  # noqa: F401
+from minitape.ops.masking import band_part, sequence_mask  # noqa: F401
+from minitape.ops.scatter import (  # noqa: F401
+    gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
+)
+from minitape.ops.splitting import meshgrid, repeat, reverse, roll, split, unstack  # noqa: F401
