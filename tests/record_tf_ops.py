@@ -112,8 +112,14 @@ LABELS = {
              "logits)",
     "float64_logits": "result = tf.nn.softmax_cross_entropy_with_logits([[0, 1, 0]], tf.cast(logits[:1], "
                       "tf.float64))",
+    "float64_labels": "result = tf.nn.softmax_cross_entropy_with_logits(tf.constant([[0.0, 1.0, 0.0]], tf.float64), "
+                      "logits[:1])",
+    "bool_labels": "result = tf.nn.softmax_cross_entropy_with_logits([[False, True, False]], logits[:1])",
+    "float_list_float64_logits": "result = tf.nn.softmax_cross_entropy_with_logits([[0.1, 0.9, 0.0]], "
+                                 "tf.cast(logits[:1], tf.float64))",
+    "int_logits": "result = tf.nn.softmax_cross_entropy_with_logits([[0.0, 1.0]], [[1, 2]])",
     "axis": "result = tf.nn.softmax_cross_entropy_with_logits([[0, 1], [1, 0], [0, 0]], logits, axis=0)",
-    "gradient": "labels = tf.constant([[0, 1, 0], [1, 0, 1]])\n"
+    "gradient": "labels = tf.constant([[0, 1, 0], [1, 0, 0]])\n"
                 "with tf.GradientTape() as t:\n    t.watch(logits)\n"
                 "    y = tf.nn.softmax_cross_entropy_with_logits(labels, logits)\n"
                 "result = t.gradient(y, logits)",
