@@ -8,4 +8,4 @@ from minitape.ops import (  # noqa: F401
     det, diag, diag_part, einsum, eye, global_norm, inv, matmul, matrix_transpose, matvec, norm, solve, tensordot, trace,
     transpose,
 )
-from minitape.ops import matrix_transpose as adjoint  # noqa: F401  (for real matrices, the adjoint is the transpose)
+from minitape.ops.linalg import adjoint  # noqa: F401
