@@ -65,9 +65,10 @@ def test_the_recording_covers_minitape_public_names():
 
 @pytest.mark.parametrize("space, name", CASES, ids=[f"{s or 'tf'}.{n}" for s, n in CASES])
 def test_positional_parameters_are_tfs(space, name):
-    if (space, name) in DIFFERENT:
-        pytest.skip(DIFFERENT[space, name])
     mine, theirs = positional(ours(space, name)), positional(RECORDED[space][name])
+    if (space, name) in DIFFERENT:          # still different, or it comes off the list
+        assert mine != theirs[:len(mine)], f"{space}.{name} now takes TF's order: remove it from DIFFERENT"
+        return
     assert mine == theirs[:len(mine)], f"tf.{space + '.' if space else ''}{name}: minitape takes {mine} by " \
                                        f"position, TF {theirs}"
 
