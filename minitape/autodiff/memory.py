@@ -7,6 +7,11 @@ alive anyway.  Recording only adds to what is held, so counting the entries
 recorded since the last count keeps the running total exact; the peak is the
 most held at any moment before a release.
 
+A value made while recording may still be the user's memory: ``tf.identity(x)``,
+``tf.reshape(x, ...)``, ``x[:]`` and ``tf.expand_dims(x, 0)`` look into ``x``'s
+buffer.  So a kept buffer that is a watched value's (a watched tensor or variable
+made before the tape) is not counted either: the tape does not keep it alive alone.
+
 >>> import minitape as tf
 >>> x = tf.ones((1000,))                       # 4,000 bytes, the user's
 >>> with tf.GradientTape() as tape:
@@ -15,9 +20,15 @@ most held at any moment before a release.
 ...     z = tf.reduce_sum(y * 2.0 + y)         # `*` keeps y (counted once) and the 4-byte 2.0
 >>> tape.memory_info()
 {'current': 4004, 'peak': 4004}
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     z = tf.reshape(x, (10, 100)) * 2.0     # `*` keeps a view of x (the user's) and the 4-byte 2.0
+>>> tape.memory_info()
+{'current': 4, 'peak': 4}
 """
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,20 +51,37 @@ class HeldMemory:
         self.current = 0
         self.peak = 0
         self.counted = 0                   # entries already counted
+        self.watched: dict[int, weakref.ref] = {}  # the watched tensors and variables (not kept alive), by id
+        self.users: dict[int, Any] = {}    # the buffers of those made before the tape: the user's
+
+    def watch(self, value: Any) -> None:
+        """``value`` (a tensor or variable) is watched: if it is the user's, so is every view of its buffer."""
+        self.watched[id(value)] = weakref.ref(value)
 
     def count(self, entries: Sequence[Entry]) -> int:
         """Add the buffers of the entries recorded since the last count; returns the bytes now held."""
+        users = self._user_buffers()
+        if users.keys() != self.users.keys():   # a new watch, or a variable given a new buffer: count again
+            self.buffers, self.current, self.counted = {}, 0, 0
+        self.users = users
         for entry in entries[self.counted:]:
             for _, value in entry.kept():
                 if value._id < self.first_id:
                     continue                            # the user's: alive anyway
                 buffer = root_buffer(value._value)
-                if id(buffer) not in self.buffers:
+                if id(buffer) not in self.buffers and id(buffer) not in users:   # not a view of the user's
                     self.buffers[id(buffer)] = buffer
                     self.current += arrays.nbytes(buffer)
         self.counted = len(entries)
         self.peak = max(self.peak, self.current)
         return self.current
+
+    def _user_buffers(self) -> dict[int, Any]:
+        """The buffers of the watched values made before the tape, by id (weakly where an array allows)."""
+        alive = [value for value in (ref() for ref in self.watched.values()) if value is not None]
+        self.watched = {id(value): weakref.ref(value) for value in alive}
+        roots = (root_buffer(value._value) for value in alive if value._id < self.first_id)
+        return {id(root): _weakly(root) for root in roots}
 
     def release(self) -> None:
         """Everything is let go (the tape was reset); the peak is remembered."""
@@ -78,3 +106,11 @@ def root_buffer(array: Any) -> Any:
     while base is not None and hasattr(base, "nbytes"):
         array, base = base, base.base
     return array
+
+
+def _weakly(array: Any) -> Any:
+    """A weak reference to ``array``, or the array itself where it has none (a NumPy scalar: a few bytes)."""
+    try:
+        return weakref.ref(array)
+    except TypeError:
+        return array

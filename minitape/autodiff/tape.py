@@ -211,6 +211,7 @@ class GradientTape(Jacobians):
             else:
                 self._tracked.add(item._id)
                 self._watched.add(item._id)
+                self._memory.watch(item)
             events.emit("watch", tape=self, tensor=item)
 
     def _variable_read(self, variable: Variable) -> None:
@@ -223,6 +224,7 @@ class GradientTape(Jacobians):
             self._variables[variable._id] = variable
             self._tracked.add(variable._id)
             self._watched.add(variable._id)
+            self._memory.watch(variable)
 
     def watched_variables(self) -> tuple[Variable, ...]:
         """The variables this tape watches, in creation order.

@@ -263,7 +263,7 @@ def get(name: str) -> Backend:
     return register(Backend(name, xp, device=device_of(sample)), type(sample))
 
 
-def device(name: str) -> contextlib.AbstractContextManager:
+def device(device_name: str) -> contextlib.AbstractContextManager:
     """TensorFlow's ``tf.device``: inside the block, new tensors and variables go to device ``name``.
 
     ``"CPU"``/``"CPU:0"`` is NumPy; ``"GPU"``/``"GPU:n"`` is CuPy on CUDA device ``n``.
@@ -273,7 +273,7 @@ def device(name: str) -> contextlib.AbstractContextManager:
     ...     tf.constant(1.0).device
     '/job:localhost/replica:0/task:0/device:CPU:0'
     """
-    return use(parse_device(name))
+    return use(parse_device(device_name))
 
 
 _DEVICE = re.compile(r"^(?:/job:\w+/replica:\d+/task:\d+)?/?(?:device:)?(CPU|GPU)(?::(\d+))?$", re.IGNORECASE)

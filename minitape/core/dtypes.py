@@ -202,7 +202,7 @@ for _d in ALL:
     register_native(_d.as_numpy_dtype_, _d)
 
 
-def as_dtype(value: Any) -> DType:
+def as_dtype(type_value: Any) -> DType:
     """Turn a name, NumPy dtype or [`DType`][minitape.dtypes.DType] into a [`DType`][minitape.dtypes.DType].
 
     >>> import minitape as tf
@@ -217,6 +217,7 @@ def as_dtype(value: Any) -> DType:
     ...
     TypeError: Cannot convert 'complex64' to a minitape dtype; minitape supports float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool.
     """
+    value = type_value                                  # TF's parameter name, for as_dtype(type_value=...)
     if isinstance(value, DType):
         return value
     if type(value) is int:

@@ -216,8 +216,8 @@ class Variable(_TensorLike):
 
     __slots__ = ("_value", "_id", "trainable", "name", "__weakref__")
 
-    def __init__(self, initial_value: Any, trainable: bool = True, name: str | None = None,
-                 dtype: Any = None) -> None:
+    def __init__(self, initial_value: Any, trainable: bool = True, *, name: str | None = None,
+                 dtype: Any = None) -> None:     # name and dtype by keyword: TF's third is validate_shape
         if callable(initial_value):
             initial_value = initial_value()
         self._value = constant(initial_value, dtype=dtype)._value     # here, or where a tensor given lives

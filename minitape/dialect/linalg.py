@@ -9,4 +9,4 @@ from minitape.ops import (  # noqa: F401
     transpose,
 )
 from minitape.ops import band_part  # noqa: F401
-from minitape.ops import matrix_transpose as adjoint  # noqa: F401  (for real matrices, the adjoint is the transpose)
+from minitape.ops.linalg import adjoint  # noqa: F401

@@ -7,7 +7,7 @@ Each family is a module, and each module builds only on those before it:
 * ``shapes``: reshape, transpose, squeeze, expand_dims; a tensor's shape, size and rank as tensors;
 * ``broadcasting``: ``broadcast_to`` and ``reduce_sum``, each the other's derivative; tile;
 * ``elementwise``: the arithmetic and math functions, ``where``, ``cast``;
-* ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient);
+* ``comparisons``: ``==``, ``<``... and the logic ops, booleans out (no gradient); the bitwise ops;
 * ``reductions``: sum, mean, max, min, prod; argmax and argmin; add_n; cumsum and cumprod;
 * ``segments``: segment sums (rows summed by id); ``sorting``: top_k, sort, argsort; ``rounding``: round;
 * ``indexing``: slicing, gather, one_hot, concat and stack;
@@ -22,7 +22,7 @@ Each family is a module, and each module builds only on those before it:
 * ``norms``: norm, clip_by_norm, clip_by_global_norm;
 * ``windows``, ``convolution``, ``pooling``: images (NHWC);
 * ``normalization``: moments and batch normalization;
-* ``operators``: Python's ``+ - * / @ []`` on tensors.
+* ``operators``: Python's ``+ - * / @ [] == & | ^ ~`` on tensors.
 
 The machinery they share ([`Op`][minitape.core.primitive.Op], [`apply`][minitape.core.primitive.apply],
 [`Discarded`][minitape.core.primitive.Discarded]) is in [`minitape.core.primitive`][minitape.core.primitive].
@@ -44,8 +44,8 @@ from minitape.ops.elementwise import (  # noqa: F401
     multiply, negative, pow, relu, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,
 )
 from minitape.ops.comparisons import (  # noqa: F401
-    equal, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, logical_and, logical_not, logical_or,
-    not_equal,
+    bitwise_and, bitwise_or, bitwise_xor, equal, greater, greater_equal, invert, is_finite, is_inf, is_nan, less,
+    less_equal, logical_and, logical_not, logical_or, logical_xor, not_equal,
 )
 from minitape.ops.indexing import boolean_mask, concat, gather, getitem, one_hot, stack  # noqa: F401
 from minitape.ops.einsum import einsum  # noqa: F401

@@ -4,6 +4,7 @@ Each is one ``binary`` (or ``unary``) row with no
 VJP: a boolean has no gradient, so these ops are never recorded.  ``==`` and
 ``!=`` take any dtype, the orderings take numbers, the logic ops booleans only,
 as TensorFlow registers them.  ``is_nan``, ``is_inf`` and ``is_finite`` ask about floats only.
+The bitwise ops (``&``, ``|``, ``^``, ``~`` on integers) are here too: integers in, integers out.
 
 >>> import minitape as tf
 >>> tf.less([1.0, 2.0], 2.0).numpy(), tf.math.logical_not([True]).numpy()
@@ -11,7 +12,8 @@ as TensorFlow registers them.  ``is_nan``, ``is_inf`` and ``is_finite`` ask abou
 """
 from __future__ import annotations
 
-from minitape.ops.arguments import ANY, BOOLS, FLOATS
+from minitape.core import dtypes
+from minitape.ops.arguments import ANY, BOOLS, FLOATS, Dtypes
 from minitape.ops.elementwise import binary, unary
 
 equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, accepts=ANY, doc="""
@@ -62,6 +64,12 @@ logical_or = binary("logical_or", lambda xp, x, y: xp.logical_or(x, y), None, No
     >>> tf.math.logical_or([False, True], [False, False]).numpy()
     array([False,  True])
     """)
+logical_xor = binary("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None, None, accepts=BOOLS, doc="""
+    Elementwise ``x != y`` of booleans: one or the other, not both (``x ^ y`` on boolean tensors).
+
+    >>> (tf.constant([False, True, True]) ^ [False, False, True]).numpy()
+    array([False,  True, False])
+    """)
 logical_not = unary("logical_not", lambda xp, x: xp.logical_not(x), None, accepts=BOOLS, doc="""
     Elementwise ``not x`` of booleans.
 
@@ -85,4 +93,33 @@ is_finite = unary("is_finite", lambda xp, x: xp.isfinite(x), None, accepts=FLOAT
 
     >>> tf.math.is_finite([1.0, float("nan"), float("inf")]).numpy()
     array([ True, False, False])
+    """)
+
+#: What TF's bitwise kernels (``BitwiseAnd``, ``Invert``...) are registered for.
+INTEGERS = Dtypes((dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.uint16),
+                  "integers (int8/16/32/64 or uint8/16)",
+                  "use tf.cast(x, tf.int32) first, or compare (x > 0) for a boolean mask.")
+bitwise_and = binary("bitwise_and", lambda xp, x, y: xp.bitwise_and(x, y), None, None, accepts=INTEGERS, doc="""
+    Elementwise ``x & y`` of integers, bit by bit (the ``&`` of integer tensors; on booleans ``&`` is logical_and).
+
+    >>> (tf.constant([6, 3]) & [3, 5]).numpy()
+    array([2, 1], dtype=int32)
+    """)
+bitwise_or = binary("bitwise_or", lambda xp, x, y: xp.bitwise_or(x, y), None, None, accepts=INTEGERS, doc="""
+    Elementwise ``x | y`` of integers, bit by bit (the ``|`` of integer tensors).
+
+    >>> (tf.constant([6, 3]) | [3, 5]).numpy()
+    array([7, 7], dtype=int32)
+    """)
+bitwise_xor = binary("bitwise_xor", lambda xp, x, y: xp.bitwise_xor(x, y), None, None, accepts=INTEGERS, doc="""
+    Elementwise ``x ^ y`` of integers, bit by bit (the ``^`` of integer tensors).
+
+    >>> (tf.constant([6, 3]) ^ [3, 5]).numpy()
+    array([5, 6], dtype=int32)
+    """)
+invert = unary("invert", lambda xp, x: xp.bitwise_invert(x), None, accepts=INTEGERS, doc="""
+    Elementwise ``~x`` of integers: every bit flipped (``-x - 1`` for signed integers).
+
+    >>> (~tf.constant([0, 5])).numpy()
+    array([-1, -6], dtype=int32)
     """)

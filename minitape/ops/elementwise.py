@@ -121,9 +121,10 @@ square = unary("square", lambda xp, x: xp.square(x),          lambda g, ans, x: 
     >>> tf.square([3.0]).numpy()
     array([9.], dtype=float32)
     """)
-sqrt = unary("sqrt",     lambda xp, x: xp.sqrt(x),            lambda g, ans, x: _zero_where_g_is_zero(g, 0.5 * g / ans), keep=(ANS,), doc="""
+sqrt = unary("sqrt",     lambda xp, x: xp.sqrt(x),            lambda g, ans, x: _sqrt_grad(ans, g),    keep=(ANS,), doc="""
     Elementwise square root.  Where the upstream gradient is 0 the gradient is 0
-    (not ``0 * inf``), so ``tf.where(x > 0, tf.sqrt(x), 0.)`` differentiates at 0.
+    (not ``0 * inf``), so ``tf.where(x > 0, tf.sqrt(x), 0.)`` differentiates at 0;
+    its derivative with respect to that upstream gradient is still ``0.5 / sqrt(x)``.
 
     >>> tf.sqrt([4.0, 9.0]).numpy()
     array([2., 3.], dtype=float32)
@@ -183,6 +184,11 @@ _TANH_GRAD = gradient_op("tanh_grad", lambda xp, y, g: g * (1 - y * y), lambda g
 _SIGMOID_GRAD = gradient_op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y), lambda gg, y, g: gg * g * (1 - 2 * y))
 # relu's mask, as TF's ReluGrad: routed, never multiplied (an inf upstream stays out where relu is flat).
 # Its derivative with respect to relu's output is zeros, not None: TF's second derivative of relu is 0.
+# sqrt's, as TF's SqrtGrad: 0 wherever the upstream gradient is 0, even where 0.5 / y is inf.  That
+# guard is in the value only: the derivative with respect to g is 0.5 / y everywhere (TF's SqrtGradGrad),
+# so d/dc of the gradient of c * sqrt(x) at c = 0 is not lost.
+_SQRT_GRAD = Op("sqrt_grad", lambda xp, y, g: xp.where(g == 0, xp.zeros_like(g), 0.5 * g / y),
+                (lambda gg, ans, y, g: -(gg / y) * ans, lambda gg, ans, y, g: 0.5 * gg / y), keep=(ANS, 0))
 _RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: xp.where(y > 0, g, xp.zeros_like(g)),
                          lambda gg, y, g: zeros_like(y), keep=(0,))
 
@@ -202,9 +208,9 @@ def _relu_grad(y: Tensor, g: Tensor) -> Tensor:
     return apply(_RELU_GRAD, (y, g))
 
 
-def _zero_where_g_is_zero(g: Tensor, grad: Tensor) -> Tensor:
-    # TF's sqrt gradient is 0 wherever the upstream gradient is 0, even where 1/sqrt(x) is inf.
-    return where(g == 0, zeros_like(grad), grad)
+def _sqrt_grad(y: Tensor, g: Tensor) -> Tensor:
+    """``0.5 * g / y``, or 0 where ``g`` is 0: the VJP of sqrt, given its output ``y``."""
+    return apply(_SQRT_GRAD, (y, g))
 
 
 tanh = unary("tanh",     lambda xp, x: xp.tanh(x),            lambda g, ans, x: _tanh_grad(ans, g),    keep=(ANS,), doc="""

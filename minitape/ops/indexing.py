@@ -111,22 +111,62 @@ def _apply_scatter(g: Tensor, indices: Any, shape: tuple, axis: int) -> Tensor:
     return apply(_SCATTER, (g,), {"indices": indices, "shape": tuple(shape), "axis": axis})
 
 
-def gather(params: Any, indices: Any, axis: int = 0, name: str | None = None) -> Tensor:
+def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
+           name: str | None = None) -> Tensor:
     """The slices of ``params`` at ``indices`` along ``axis``; repeated indices sum their gradients.
+
+    ``axis`` defaults to ``batch_dims``.  With ``batch_dims=b`` the first ``b`` axes of ``params``
+    and ``indices`` are a batch: each batch entry gathers from its own slice of ``params``.
+    ``validate_indices`` is not used, as in TensorFlow (indices are always checked).
 
     >>> tf.gather([10.0, 20.0, 30.0], [2, 0]).numpy()
     array([30., 10.], dtype=float32)
+    >>> tf.gather([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[2, 0], [1, 1]], batch_dims=1).numpy()
+    array([[3., 1.],
+           [5., 5.]], dtype=float32)
     """
     x = as_operand(params, "gather")
-    axis = as_axis(axis, x.ndim, "gather", InvalidArgumentError)
     # A copy of the caller's indices (integers() makes one), kept on the host and checked there: the
     # gradient reads them later, and the caller may reuse its array meanwhile.  TF's kernel refuses floats.
     check_indices(GATHER_INDICES, "gather", indices)
     index_array = arrays.integers(plain(indices), "gather: indices", InvalidArgumentError)
+    batch_dims = _batch_dims(as_int(batch_dims, "gather", "batch_dims"), index_array.ndim)
+    axis = as_axis(batch_dims if axis is None else axis, x.ndim, "gather", InvalidArgumentError)
     if index_array.size and (index_array.min() < 0 or index_array.max() >= x.shape[axis]):
         raise InvalidArgumentError(f"gather: indices {index_array.tolist()} out of range [0, {x.shape[axis]}) "
                                    f"for axis {axis} of shape {tuple(x.shape)}.")
+    if batch_dims:
+        return _batch_gather(x, index_array, axis, batch_dims)
     return apply(_GATHER, (x,), {"indices": index_array, "axis": axis})
+
+
+def _batch_dims(batch_dims: int, rank: int) -> int:
+    if not -rank <= batch_dims <= rank:
+        raise InvalidArgumentError(f"gather: Expected batch_dims in the range [{-rank}, {rank}], but got "
+                                   f"{batch_dims}; indices has rank {rank}.")
+    return batch_dims % rank if batch_dims < 0 else batch_dims
+
+
+def _batch_gather(x: Tensor, indices: np.ndarray, axis: int, b: int) -> Tensor:
+    """``gather`` with ``b`` batch axes, as one plain gather: the batch and the gathered axis are made one.
+
+    Batch entry ``k`` reads rows ``k * n`` to ``k * n + n - 1`` of that joined axis (``n`` rows along
+    ``axis``), so its indices are offset by ``k * n``; transposes and reshapes carry the gradient back.
+    """
+    if axis < b:
+        raise InvalidArgumentError(f"gather: batch_dims ({b}) must be less than or equal to axis ({axis}).")
+    for k in range(b):
+        if x.shape[k] != indices.shape[k]:
+            raise InvalidArgumentError(f"gather: params.shape[{k}]: {x.shape[k]} should be equal to "
+                                       f"indices.shape[{k}]: {indices.shape[k]}; batch_dims={b} axes are shared.")
+    batch, n, between = x.shape[:b], x.shape[axis], list(range(b, axis))
+    moved = transpose(x, list(range(b)) + [axis] + between + list(range(axis + 1, x.ndim)))
+    joined = reshape(moved, (math.prod(batch) * n,) + tuple(moved.shape[b + 1:]))
+    offsets = (np.arange(math.prod(batch)) * n).reshape(batch + (1,) * (indices.ndim - b))
+    taken = apply(_GATHER, (joined,), {"indices": indices + offsets, "axis": 0})
+    # taken's axes: the batch, the indices' own, the ones between batch and axis, the rest; put "between" second.
+    own, rest = list(range(b, indices.ndim)), list(range(indices.ndim + len(between), taken.ndim))
+    return transpose(taken, list(range(b)) + list(range(indices.ndim, indices.ndim + len(between))) + own + rest)
 
 
 def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:

@@ -54,16 +54,25 @@ _MATMUL = Op("matmul", _matmul_forward, (unbroadcasting(_matmul_vjp_a, 0), unbro
              keep=(0, 1))
 
 
-def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, name: str | None = None) -> Tensor:
+def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
+           adjoint_b: bool = False, *, name: str | None = None) -> Tensor:
     """Matrix product of the last two axes (leading axes broadcast as batch axes).
+
+    ``adjoint_a``/``adjoint_b`` transpose as ``transpose_a``/``transpose_b`` do (real numbers have no
+    conjugate); TF's other parameters (sparsity hints, ``output_type``) are not taken.
 
     >>> tf.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
     array([[11.]], dtype=float32)
     """
-    if type(transpose_a) is not bool or type(transpose_b) is not bool:
-        for flag, value in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
-            if not isinstance(value, bool | np.bool_):
-                raise TypeError(f"matmul: expected bool for argument '{flag}', got {value!r}.")
+    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b, "adjoint_a": adjoint_a, "adjoint_b": adjoint_b}
+    for flag, value in flags.items():
+        if type(value) is not bool and not isinstance(value, np.bool_):
+            raise TypeError(f"matmul: expected bool for argument '{flag}', got {value!r}.")
+    for transposed, adjoint, x in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
+        if transposed and adjoint:
+            raise ValueError(f"Only one of `transpose_{x}` and `adjoint_{x}` can be True. "
+                             f"Received `transpose_{x}`={transposed}, `adjoint_{x}`={adjoint}.")
+    transpose_a, transpose_b = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     a, b = pair("matmul", a, b)
     MATRIX.check("matmul", a)
     shape_a, shape_b = a._value.shape, b._value.shape
@@ -187,6 +196,16 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
         raise ValueError(f"matrix_transpose: Argument `a` should be a (batch) matrix with rank >= 2. Received `a` "
                          f"with shape {tuple(x.shape)}; use tf.transpose for vectors.")
     return transpose(x, tuple(builtins.range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
+
+
+def adjoint(matrix: Any, name: str | None = None) -> Tensor:
+    """The conjugate transpose of each matrix (the last two axes): for real matrices, the transpose.
+
+    >>> tf.linalg.adjoint([[1.0, 2.0]]).numpy()
+    array([[1.],
+           [2.]], dtype=float32)
+    """
+    return matrix_transpose(matrix)
 
 
 def diag_part(input: Any, name: str = "diag_part", k: int = 0, padding_value: Any = 0,

@@ -20,8 +20,8 @@ from minitape.core import arrays, random
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor, wrap
-from minitape.ops.arguments import LABELS, as_axis, as_operand, as_shape, check_indices, needs_floating, operands, plain
-from minitape.ops.elementwise import negative
+from minitape.ops.arguments import LABELS, as_axis, as_operand, as_shape, check_indices, needs_floating, plain
+from minitape.ops.elementwise import cast, negative
 from minitape.ops.elementwise import exp
 from minitape.ops.indexing import hot, one_hot
 from minitape.ops.reductions import reduce_sum
@@ -133,7 +133,8 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     >>> tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0], [0.5, 0.5]], logits=[[1.0, 2.0], [0.0, 0.0]])
     <minitape.Tensor: shape=(2,), dtype=float32, numpy=array([0.31326166, 0.6931472 ], dtype=float32)>
     """
-    labels, logits = operands("softmax_cross_entropy_with_logits", labels, logits)
+    logits = as_operand(logits, "softmax_cross_entropy_with_logits")
+    labels = cast(as_operand(labels, "softmax_cross_entropy_with_logits"), logits.dtype)    # as TF: any dtype
     if labels.shape != logits.shape:
         raise InvalidArgumentError(f"softmax_cross_entropy_with_logits: labels shape {tuple(labels.shape)} "
                                    f"must equal logits shape {tuple(logits.shape)}.")

@@ -85,8 +85,8 @@ _TRANSPOSE = Op("transpose", lambda xp, x, perm: xp.permute_dims(x, perm),
                 (lambda g, ans, x, perm: transpose(g, inverse_permutation(perm)),))
 
 
-def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
-    """Permute the axes (default: reverse them).
+def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
+    """Permute the axes (default: reverse them).  ``conjugate`` changes nothing: minitape's numbers are real.
 
     >>> tf.transpose([[1.0, 2.0]]).shape
     TensorShape([2, 1])
