@@ -10,7 +10,12 @@
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
-* ``embedding``: ``Embedding``.
+* ``embedding``: ``Embedding``;
+* ``convolutional`` also has ``Conv1D`` and ``Conv2DTranspose``; ``pooling1d``: ``MaxPooling1D``,
+  ``AveragePooling1D``, ``GlobalAveragePooling1D``, ``GlobalMaxPooling1D`` (and short names);
+* ``attention``: ``MultiHeadAttention``, ``Attention``;
+* ``advanced_activations``: ``Softmax``, ``LeakyReLU``, ``PReLU``;
+* ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``.
 
 Both spellings of the import work, as with Keras:
 

@@ -65,7 +65,12 @@ class _Conv(Layer):
         kernel_and_bias_options(self, kernel_regularizer, bias_regularizer, kernel_constraint, bias_constraint)
 
     def kernel_shape(self, channels: int) -> tuple[int, ...]:
-        """The kernel's shape for inputs of ``channels`` channels: ``kernel_size + (channels, filters)``."""
+        """The kernel's shape for inputs of ``channels`` channels: ``kernel_size + (channels, filters)``.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Conv1D(8, 5).kernel_shape(3)
+        (5, 3, 8)
+        """
         return (*self.kernel_size, channels, self.filters)
 
     def build(self, input_shape: tuple[int, ...]) -> None:
@@ -102,11 +107,27 @@ class _Conv(Layer):
         return self.activation(outputs)
 
     def in_channels(self) -> int:
-        """How many channels the built kernel reads (its second last axis; ``Conv2DTranspose``'s last)."""
+        """How many channels the built kernel reads (its second last axis; ``Conv2DTranspose``'s last).
+
+        >>> import minitape as tf
+        >>> conv = tf.keras.layers.Conv2D(8, 3)
+        >>> conv.build((None, 5, 5, 2))
+        >>> conv.in_channels()
+        2
+        """
         return self.kernel.shape[-2]
 
     def convolve(self, inputs: Tensor) -> Tensor:
-        """The convolution itself, before the bias: ``tf.nn.conv2d`` here."""
+        """The convolution itself, before the bias: ``tf.nn.conv2d`` here.
+
+        >>> import minitape as tf
+        >>> conv = tf.keras.layers.Conv2D(1, 3, padding="same", kernel_initializer="ones", bias_initializer="ones")
+        >>> conv.build((None, 3, 3, 1))
+        >>> conv.convolve(tf.ones((1, 3, 3, 1)))[0, :, :, 0].numpy()        # no bias yet: window counts
+        array([[4., 6., 4.],
+               [6., 9., 6.],
+               [4., 6., 4.]], dtype=float32)
+        """
         return nn.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding.upper(),
                          dilations=self.dilation_rate)
 
@@ -181,11 +202,23 @@ class Conv2DTranspose(_Conv):
     """
 
     def kernel_shape(self, channels: int) -> tuple[int, ...]:
-        """``kernel_size + (filters, channels)``: the filters of the ``Conv2D`` from the output to the input."""
+        """``kernel_size + (filters, channels)``: the filters of the ``Conv2D`` from the output to the input.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Conv2DTranspose(8, 3).kernel_shape(2)
+        (3, 3, 8, 2)
+        """
         return (*self.kernel_size, self.filters, channels)
 
     def in_channels(self) -> int:
-        """How many channels the built kernel reads: its last axis."""
+        """How many channels the built kernel reads: its last axis.
+
+        >>> import minitape as tf
+        >>> up = tf.keras.layers.Conv2DTranspose(8, 3)
+        >>> up.build((None, 5, 5, 2))
+        >>> up.in_channels()
+        2
+        """
         return self.kernel.shape[-1]
 
     def output_size(self, size: int, axis: int) -> int:
@@ -201,7 +234,14 @@ class Conv2DTranspose(_Conv):
         return (size - 1) * self.strides[axis] + max(reach, self.strides[axis])
 
     def convolve(self, inputs: Tensor) -> Tensor:
-        """``tf.nn.conv2d_transpose`` to the output's shape (see ``output_size``)."""
+        """``tf.nn.conv2d_transpose`` to the output's shape (see ``output_size``).
+
+        >>> import minitape as tf
+        >>> up = tf.keras.layers.Conv2DTranspose(2, 3, strides=2)
+        >>> up.build((None, 4, 4, 1))
+        >>> up.convolve(tf.ones((1, 4, 4, 1))).shape                # (4 - 1) * 2 + 3 a side
+        TensorShape([1, 9, 9, 2])
+        """
         shape = (inputs.shape[0], self.output_size(inputs.shape[1], 0), self.output_size(inputs.shape[2], 1),
                  self.filters)
         return nn.conv2d_transpose(inputs, self.kernel, shape, strides=self.strides, padding=self.padding.upper(),
