@@ -129,6 +129,10 @@ LAYER_CASES = {
                                              1, 3, 3, 2),
     "conv2d_transpose_small_kernel": single(lambda k: k.layers.Conv2DTranspose(2, 1, strides=3, padding="same",
                                                                                name="ct"), 1, 2, 3, 2),
+    "conv2d_transpose_output_padding_valid": single(lambda k: k.layers.Conv2DTranspose(
+        2, 3, strides=2, output_padding=1, name="ct"), 1, 3, 2, 2),
+    "conv2d_transpose_output_padding_same": single(lambda k: k.layers.Conv2DTranspose(
+        2, 3, strides=(2, 3), padding="same", output_padding=(1, 2), name="ct"), 1, 3, 2, 2),
     "max_pooling1d": single(lambda k: k.layers.MaxPooling1D(name="p"), 2, 7, 3),
     "max_pooling1d_same": single(lambda k: k.layers.MaxPooling1D(3, strides=2, padding="same", name="p"), 2, 7, 3),
     "average_pooling1d": single(lambda k: k.layers.AveragePooling1D(3, strides=1, name="p"), 2, 5, 3),
@@ -158,6 +162,36 @@ LAYER_CASES = {
 def layer_case(spec: tuple[Callable, list, Callable]) -> Callable:
     make, inputs, call = spec
     return lambda k, tf: check(k, tf, make(k), inputs, call)
+
+
+def refused(make: Callable) -> Callable:
+    def case(k: Any, tf: Any) -> str:
+        try:
+            make(k, tf)
+        except Exception as error:      # noqa: BLE001 -- the recorded outcome is the exception's type
+            return type(error).__name__
+        return "accepted"
+    return case
+
+
+REFUSALS = {
+    "leaky_relu_negative_slope": lambda k, tf: k.layers.LeakyReLU(negative_slope=-1.0),
+    "conv2d_causal_padding": lambda k, tf: k.layers.Conv2D(2, 3, padding="causal"),
+    "conv1d_strides_and_dilation": lambda k, tf: k.layers.Conv1D(2, 3, strides=2, dilation_rate=2),
+    "conv2d_transpose_output_padding_not_below_strides": lambda k, tf: k.layers.Conv2DTranspose(
+        2, 3, strides=2, output_padding=2),
+    # Keras' "same" size with output_padding, (n - 1) * s + k % 2 + p, is not always one conv2d can reach.
+    "conv2d_transpose_output_padding_unreachable": lambda k, tf: k.layers.Conv2DTranspose(
+        2, (3, 2), strides=(2, 3), padding="same", output_padding=(1, 0))(tf.ones((1, 3, 2, 2))),
+    "mha_zero_heads": lambda k, tf: k.layers.MultiHeadAttention(0, 2),
+    "attention_score_mode": lambda k, tf: k.layers.Attention(score_mode="add"),
+    "attention_not_a_list": lambda k, tf: k.layers.Attention()(tf.ones((1, 2, 3))),
+    "attention_one_input": lambda k, tf: k.layers.Attention()([tf.ones((1, 2, 3))]),
+    "softmax_mask_too_long": lambda k, tf: k.layers.Softmax()(tf.ones((2, 3)), mask=tf.ones((4,))),
+    "zero_padding2d_three_sides": lambda k, tf: k.layers.ZeroPadding2D((1, 2, 3)),
+    "mha_value_and_key_lengths": lambda k, tf: k.layers.MultiHeadAttention(2, 2)(
+        tf.ones((1, 3, 4)), tf.ones((1, 5, 4)), key=tf.ones((1, 6, 4))),
+}
 
 
 def dropout_on_sequences(k: Any, tf: Any) -> dict[str, Any]:
@@ -217,6 +251,7 @@ def summary(k: Any, tf: Any) -> list[str]:
 
 CASES: dict[str, Callable[[Any, Any], Any]] = {
     **{name: layer_case(spec) for name, spec in {**MHA_CASES, **ATTENTION_CASES, **LAYER_CASES}.items()},
+    **{f"refuses_{name}": refused(make) for name, make in REFUSALS.items()},
     "dropout_on_sequences": dropout_on_sequences,
     "transformer": transformer_block,
     "summary": summary,

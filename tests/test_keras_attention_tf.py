@@ -17,7 +17,9 @@ from test_conv import first_derivatives
 
 RECORDED = json.loads(spec.OUT.read_text())
 ours = minitape_runs(spec)
-LAYER_CASES = [name for name in spec.CASES if name not in ("dropout_on_sequences", "transformer", "summary")]
+REFUSALS = [name for name in spec.CASES if name.startswith("refuses_")]
+LAYER_CASES = [name for name in spec.CASES
+               if name not in ("dropout_on_sequences", "transformer", "summary", *REFUSALS)]
 
 
 def close(a, b, tol=2e-5):
@@ -37,6 +39,11 @@ def test_layer_matches_keras(case):
         assert close(a, b), case
     for i, (a, b) in enumerate(zip(mine["grads"], theirs["grads"], strict=True)):
         assert close(a, b), (case, i)
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_refuses_what_keras_refuses(case):
+    assert RECORDED[case] != "accepted" and ours(case) == RECORDED[case]
 
 
 def test_dropout_on_sequences_shares_its_mask_along_the_steps():

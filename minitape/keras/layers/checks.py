@@ -43,6 +43,19 @@ def integers(value: Any, count: int, name: str) -> tuple[int, ...]:
     return values
 
 
+def non_negative_pair(value: Any, name: str) -> tuple[int, int]:
+    """``value`` (an int, or one per axis) as two integers >= 0: an amount of padding, where 0 is allowed.
+
+    >>> from minitape.keras.layers.checks import non_negative_pair
+    >>> non_negative_pair(0, "output_padding"), non_negative_pair((1, 2), "padding")
+    ((0, 0), (1, 2))
+    """
+    values = (value, value) if isinstance(value, int) else tuple(value)
+    if len(values) != 2 or not all(isinstance(v, int) and v >= 0 for v in values):
+        raise ValueError(f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}")
+    return values
+
+
 def padding(value: Any, causal: bool = False) -> str:
     """``"valid"`` or ``"same"`` (or ``"causal"``, for a sequence), in any case: how a window meets the edges.
 

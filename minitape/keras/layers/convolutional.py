@@ -41,7 +41,7 @@ class _Conv(Layer):
 
     def __init__(self, filters: int, kernel_size: int | tuple[int, ...], strides: int | tuple[int, ...] = 1,
                  padding: str = "valid", data_format: str | None = None, dilation_rate: int | tuple[int, ...] = 1,
-                 activation: str | Callable | None = None, use_bias: bool = True,
+                 groups: int = 1, activation: str | Callable | None = None, use_bias: bool = True,
                  kernel_initializer: str | Callable = "glorot_uniform", bias_initializer: str | Callable = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, **kwargs: Any) -> None:
@@ -57,6 +57,9 @@ class _Conv(Layer):
             raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                              f"strides={self.strides} and dilation_rate={self.dilation_rate}")
         self.padding = checks.padding(padding, causal=self.rank == 1)
+        if groups != 1:
+            raise ValueError(f"{type(self).__name__}: groups={groups} is not supported by minitape (nor by TF's CPU "
+                             f"kernels); use groups=1, or one layer per group joined with tf.concat.")
         checks.channels_last(data_format)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -201,6 +204,17 @@ class Conv2DTranspose(_Conv):
     [('up/kernel', (2, 2, 1, 1)), ('up/bias', (1,))]
     """
 
+    def __init__(self, filters: int, kernel_size: int | tuple[int, int], strides: int | tuple[int, int] = 1,
+                 padding: str = "valid", output_padding: int | tuple[int, int] | None = None,
+                 data_format: str | None = None, dilation_rate: int | tuple[int, int] = 1, **kwargs: Any) -> None:
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate, **kwargs)
+        self.output_padding = None if output_padding is None else checks.non_negative_pair(output_padding, "output_padding")
+        for i, (extra, stride) in enumerate(zip(self.output_padding or (), self.strides)):
+            if extra >= stride:
+                raise ValueError(f"`output_padding` must be strictly less than `strides` for all dimensions. At "
+                                 f"dimension {i}, `output_padding` is {extra} but `strides` is {stride}. Received: "
+                                 f"output_padding={self.output_padding}, strides={self.strides}")
+
     def kernel_shape(self, channels: int) -> tuple[int, ...]:
         """``kernel_size + (filters, channels)``: the filters of the ``Conv2D`` from the output to the input.
 
@@ -224,14 +238,18 @@ class Conv2DTranspose(_Conv):
     def output_size(self, size: int, axis: int) -> int:
         """The output's extent along spatial ``axis`` for an input of ``size``: Keras 3's rule.
 
+        ``output_padding`` (less than the stride) picks among the sizes whose convolution has ``size``
+        pixels: ``(size - 1) * stride + kernel + output_padding`` ("valid"), or with ``kernel % 2`` ("same").
+
         >>> import minitape as tf
         >>> tf.keras.layers.Conv2DTranspose(1, 5, strides=2).output_size(4, 0)    # (4 - 1) * 2 + 5
         11
         """
-        reach = (self.kernel_size[axis] - 1) * self.dilation_rate[axis] + 1
-        if self.padding == "same":
-            return size * self.strides[axis]
-        return (size - 1) * self.strides[axis] + max(reach, self.strides[axis])
+        reach, stride = (self.kernel_size[axis] - 1) * self.dilation_rate[axis] + 1, self.strides[axis]
+        if self.output_padding is not None:
+            extent = reach % 2 if self.padding == "same" else reach
+            return (size - 1) * stride + extent + self.output_padding[axis]
+        return size * stride if self.padding == "same" else (size - 1) * stride + max(reach, stride)
 
     def convolve(self, inputs: Tensor) -> Tensor:
         """``tf.nn.conv2d_transpose`` to the output's shape (see ``output_size``).
@@ -246,3 +264,4 @@ class Conv2DTranspose(_Conv):
                  self.filters)
         return nn.conv2d_transpose(inputs, self.kernel, shape, strides=self.strides, padding=self.padding.upper(),
                                    dilations=self.dilation_rate)
+

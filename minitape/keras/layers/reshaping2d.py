@@ -105,7 +105,7 @@ class ZeroPadding2D(Layer):
             padding = (padding, padding)
         if not hasattr(padding, "__len__") or len(padding) != 2:
             raise ValueError(f"`padding` should have two elements. Received: padding={padding}.")
-        self.padding = tuple(_sides(side, f"{which} entry of padding")
+        self.padding = tuple(checks.non_negative_pair(side, f"{which} entry of padding")
                              for side, which in zip(padding, ("1st", "2nd")))
 
     def call(self, inputs: Tensor) -> Tensor:
@@ -120,10 +120,3 @@ class ZeroPadding2D(Layer):
         checks.ndim(self, inputs, 4)
         return ops.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
-
-def _sides(value: Any, name: str) -> tuple[int, int]:
-    """One axis's padding, ``n`` or ``(before, after)``, as two integers >= 0 (Keras' message otherwise)."""
-    values = (value, value) if isinstance(value, int) else tuple(value)
-    if len(values) != 2 or not all(isinstance(v, int) and v >= 0 for v in values):
-        raise ValueError(f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}")
-    return values
