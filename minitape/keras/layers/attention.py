@@ -187,13 +187,13 @@ class MultiHeadAttention(Layer):
         if mask is not None and mask.ndim < 4:          # one mask for every head
             mask = ops.reshape(mask, (*mask.shape[:-2], *[1] * (4 - mask.ndim), *mask.shape[-2:]))
         query = self.query_dense(query) * (1.0 / math.sqrt(float(self.key_dim)))
-        scores = ops.einsum("bsnh,btnh->bnts", self.key_dense(key), query)
+        logits = ops.einsum("bsnh,btnh->bnts", self.key_dense(key), query)     # one (T, S) table per head
         # Keras' two paths: with dropout or scores returned, a masked softmax that gives a row masked
         # throughout all zeros; otherwise its fused attention, where such a row is uniform.
         if self.dropout > 0 or return_attention_scores:
-            scores = masked_softmax(scores, mask)
+            scores = masked_softmax(logits, mask)
         else:
-            scores = ops.softmax(scores if mask is None else ops.where(mask, scores, LARGE_NEGATIVE))
+            scores = ops.softmax(logits if mask is None else ops.where(mask, logits, LARGE_NEGATIVE))
         attended = ops.einsum("bnts,bsnh->btnh", self._dropout_layer(scores, training=training),
                               self.value_dense(value))
         output = self.output_dense(attended)
