@@ -183,6 +183,12 @@ REFUSALS = {
     # Keras' "same" size with output_padding, (n - 1) * s + k % 2 + p, is not always one conv2d can reach.
     "conv2d_transpose_output_padding_unreachable": lambda k, tf: k.layers.Conv2DTranspose(
         2, (3, 2), strides=(2, 3), padding="same", output_padding=(1, 0))(tf.ones((1, 3, 2, 2))),
+    "conv2d_transpose_op_channels": lambda k, tf: tf.nn.conv2d_transpose(
+        tf.ones((1, 3, 3, 3)), tf.ones((3, 3, 4, 2)), (1, 6, 6, 4), 2),
+    "conv2d_transpose_op_output_channels": lambda k, tf: tf.nn.conv2d_transpose(
+        tf.ones((1, 3, 3, 2)), tf.ones((3, 3, 4, 2)), (1, 6, 6, 3), 2),
+    "conv2d_transpose_op_output_size": lambda k, tf: tf.nn.conv2d_transpose(
+        tf.ones((1, 3, 3, 2)), tf.ones((3, 3, 4, 2)), (1, 8, 8, 4), 2),
     "mha_zero_heads": lambda k, tf: k.layers.MultiHeadAttention(0, 2),
     "attention_score_mode": lambda k, tf: k.layers.Attention(score_mode="add"),
     "attention_not_a_list": lambda k, tf: k.layers.Attention()(tf.ones((1, 2, 3))),
