@@ -16,3 +16,5 @@ from minitape.ops import (  # noqa: F401
 __all__ = ["avg_pool2d", "batch_normalization", "conv2d", "dropout", "elu", "gelu", "leaky_relu", "log_softmax",
            "max_pool2d", "moments", "relu", "relu6", "selu", "sigmoid", "softmax", "softmax_cross_entropy_with_logits",
            "softplus", "sparse_softmax_cross_entropy_with_logits", "tanh"]
+from minitape.ops import conv2d_transpose  # noqa: E402,F401
+__all__ += ["conv2d_transpose"]

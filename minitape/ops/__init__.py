@@ -21,6 +21,7 @@ Each family is a module, and each module builds only on those before it:
 * ``inverses``: solve, inv, det;
 * ``norms``: norm, clip_by_norm, clip_by_global_norm;
 * ``windows``, ``convolution``, ``pooling``: images (NHWC);
+* ``transposed_convolution``: ``conv2d_transpose``, a convolution's input gradient as an op of its own;
 * ``normalization``: moments and batch normalization;
 * ``operators``: Python's ``+ - * / @ [] == & | ^ ~`` on tensors.
 
@@ -39,6 +40,7 @@ from minitape.ops.creation import (  # noqa: F401
     eye, fill, linspace, ones, ones_like, range, to_device, zeros, zeros_like,
 )
 from minitape.ops.convolution import conv2d  # noqa: F401
+from minitape.ops.transposed_convolution import conv2d_transpose  # noqa: F401
 from minitape.ops.elementwise import (  # noqa: F401
     abs, add, cast, clip_by_value, cos, divide, exp, floordiv, identity, log, log1p, maximum, minimum, mod,
     multiply, negative, pow, relu, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,

@@ -10,7 +10,12 @@
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
-* ``embedding``: ``Embedding``.
+* ``embedding``: ``Embedding``;
+* ``convolutional`` also has ``Conv1D`` and ``Conv2DTranspose``; ``pooling1d``: ``MaxPooling1D``,
+  ``AveragePooling1D``, ``GlobalAveragePooling1D``, ``GlobalMaxPooling1D`` (and short names);
+* ``attention``: ``MultiHeadAttention``, ``Attention``;
+* ``advanced_activations``: ``Softmax``, ``LeakyReLU``, ``PReLU``;
+* ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``.
 
 Both spellings of the import work, as with Keras:
 
@@ -23,7 +28,7 @@ from minitape.keras.layers.layer import Layer
 from minitape.keras.layers.input_layer import Input, InputLayer
 from minitape.keras.layers.core import Dense, Lambda
 from minitape.keras.layers.activation import Activation, Dropout, ReLU
-from minitape.keras.layers.convolutional import Conv2D
+from minitape.keras.layers.convolutional import Conv1D, Conv2D, Conv2DTranspose
 from minitape.keras.layers.embedding import Embedding
 from minitape.keras.layers.merging import Add
 from minitape.keras.layers.normalization import BatchNormalization, LayerNormalization
@@ -34,3 +39,12 @@ from minitape.keras.layers.reshaping import Flatten
 __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout",
            "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalMaxPooling2D",
            "Input", "InputLayer", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU"]
+from minitape.keras.layers.advanced_activations import LeakyReLU, PReLU, Softmax
+from minitape.keras.layers.attention import Attention, MultiHeadAttention
+from minitape.keras.layers.pooling1d import (AveragePooling1D, AvgPool1D, GlobalAveragePooling1D, GlobalAvgPool1D,
+                                            GlobalMaxPool1D, GlobalMaxPooling1D, MaxPool1D, MaxPooling1D)
+from minitape.keras.layers.reshaping2d import UpSampling2D, ZeroPadding2D
+
+__all__ += ["Attention", "AveragePooling1D", "AvgPool1D", "Conv1D", "Conv2DTranspose", "GlobalAveragePooling1D",
+            "GlobalAvgPool1D", "GlobalMaxPool1D", "GlobalMaxPooling1D", "LeakyReLU", "MaxPool1D", "MaxPooling1D",
+            "MultiHeadAttention", "PReLU", "Softmax", "UpSampling2D", "ZeroPadding2D"]

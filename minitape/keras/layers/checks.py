@@ -18,13 +18,24 @@ def pair(value: Any, name: str) -> tuple[int, int]:
     ...
     ValueError: The `pool_size` argument must be a tuple of 2 integers. Received pool_size=0, including values {0} that do not satisfy `value > 0`
     """
-    message = f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}"
-    values = (value, value) if isinstance(value, int) else value
+    return integers(value, 2, name)
+
+
+def integers(value: Any, count: int, name: str) -> tuple[int, ...]:
+    """``value`` as ``count`` positive integers (one integer is used ``count`` times): a window's size in each of
+    its ``count`` spatial axes (1 for ``Conv1D``, 2 for ``Conv2D``).
+
+    >>> from minitape.keras.layers.checks import integers
+    >>> integers(3, 1, "kernel_size"), integers((2,), 1, "strides")
+    ((3,), (2,))
+    """
+    message = f"The `{name}` argument must be a tuple of {count} integers. Received {name}={value}"
+    values = (value,) * count if isinstance(value, int) else value
     try:
         values = tuple(int(v) for v in values)
     except (TypeError, ValueError):
         raise ValueError(message) from None
-    if len(values) != 2:
+    if len(values) != count:
         raise ValueError(message)
     if any(v <= 0 for v in values):
         raise ValueError(f"{message}, including values {set(v for v in values if v <= 0)} that do not satisfy "
@@ -32,15 +43,30 @@ def pair(value: Any, name: str) -> tuple[int, int]:
     return values
 
 
-def padding(value: Any) -> str:
-    """``"valid"`` or ``"same"``, in any case: how a window meets the image's edges.
+def non_negative_pair(value: Any, name: str) -> tuple[int, int]:
+    """``value`` (an int, or one per axis) as two integers >= 0: an amount of padding, where 0 is allowed.
+
+    >>> from minitape.keras.layers.checks import non_negative_pair
+    >>> non_negative_pair(0, "output_padding"), non_negative_pair((1, 2), "padding")
+    ((0, 0), (1, 2))
+    """
+    values = (value, value) if isinstance(value, int) else tuple(value)
+    if len(values) != 2 or not all(isinstance(v, int) and v >= 0 for v in values):
+        raise ValueError(f"The `{name}` argument must be a tuple of 2 integers. Received {name}={value}")
+    return values
+
+
+def padding(value: Any, causal: bool = False) -> str:
+    """``"valid"`` or ``"same"`` (or ``"causal"``, for a sequence), in any case: how a window meets the edges.
 
     >>> from minitape.keras.layers.checks import padding
-    >>> padding("SAME")
-    'same'
+    >>> padding("SAME"), padding("causal", causal=True)
+    ('same', 'causal')
     """
-    if not isinstance(value, str) or value.lower() not in ("valid", "same"):
-        raise ValueError(f"The `padding` argument must be one of {{'valid', 'same'}}. Received: {value}")
+    allowed = ("valid", "same", "causal") if causal else ("valid", "same")
+    if not isinstance(value, str) or value.lower() not in allowed:
+        raise ValueError(f"The `padding` argument must be one of {{{', '.join(map(repr, allowed))}}}. "
+                         f"Received: {value}")
     return value.lower()
 
 

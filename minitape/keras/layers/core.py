@@ -37,9 +37,9 @@ def kernel_and_bias_options(layer: Layer, kernel_regularizer: Any, bias_regulari
     layer.bias_constraint = constraints.get(bias_constraint)
 
 
-def add_kernel_and_bias(layer: Layer, kernel_shape: tuple[int, ...]) -> None:
-    """Make ``layer.kernel`` of ``kernel_shape`` and ``layer.bias`` (one per output, the kernel's last axis; None
-    without ``use_bias``), with the layer's initializers, regularizers and constraints.
+def add_kernel_and_bias(layer: Layer, kernel_shape: tuple[int, ...], outputs: int | None = None) -> None:
+    """Make ``layer.kernel`` of ``kernel_shape`` and ``layer.bias`` (one per output: ``outputs``, else the kernel's
+    last axis; None without ``use_bias``), with the layer's initializers, regularizers and constraints.
 
     >>> import minitape as tf
     >>> from minitape.keras.layers.core import add_kernel_and_bias
@@ -50,7 +50,8 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple[int, ...]) -> None:
     """
     layer.kernel = layer.add_weight(kernel_shape, layer.kernel_initializer, regularizer=layer.kernel_regularizer,
                                     constraint=layer.kernel_constraint, name="kernel")
-    layer.bias = layer.add_weight(kernel_shape[-1:], layer.bias_initializer, regularizer=layer.bias_regularizer,
+    bias_shape = kernel_shape[-1:] if outputs is None else (outputs,)
+    layer.bias = layer.add_weight(bias_shape, layer.bias_initializer, regularizer=layer.bias_regularizer,
                                   constraint=layer.bias_constraint, name="bias") if layer.use_bias else None
 
 
