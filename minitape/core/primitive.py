@@ -35,8 +35,6 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, backends, dtypes
-from minitape.core.arrays import IGNORE, NUMPY_ERRSTATE
-from minitape.core.backends import FLOATING, by_type
 from minitape.core.entry import Entry
 from minitape.core.state import record, state
 from minitape.core.tensor import Tensor, TensorShape, wrap
@@ -219,13 +217,7 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     >>> apply(tf.ops.tanh.op, (tf.constant(0.0),)).numpy()
     np.float32(0.0)
     """
-    if not params and len(inputs) <= 2:
-        out = _apply_on_numpy(op, inputs)           # the fast path: see the end of this module
-        if out is not None:
-            return out
-    values = []
-    for t in inputs:
-        values.append(t._value)
+    values = [t._value for t in inputs]
     xp = arrays.namespace_of_inputs(op.name, values)
     value = arrays.quietly(op.forward, xp, *values, **params)     # inf and nan, without NumPy's warnings
     if op.residual:
@@ -234,29 +226,4 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     out = wrap(value)
     if state.tapes and op.vjps and backends.is_floating(value):
         record(OpEntry(op, inputs, out, params))
-    return out
-
-
-# --------------------------------------------------------------------------- the fast path
-# Everything above is the whole algorithm.  On small values Python's own overhead is the cost
-# of an op, and most ops are NumPy ops of one or two inputs without parameters: this runs them
-# with the list, the lookups and the calls of the general path spelled out.  Measured on the
-# scalar chain of benchmarks/overhead.py (a), it saves about 0.5 µs (10%) per op.
-
-def _apply_on_numpy(op: Op, inputs: Sequence[Tensor]) -> Tensor | None:
-    """``apply`` for one or two NumPy inputs and no parameters; None when the inputs are not that."""
-    first = inputs[0]._value
-    if op.residual or by_type.get(type(first)) is not np or NUMPY_ERRSTATE is None:
-        return None
-    second = inputs[1]._value if len(inputs) == 2 else None
-    if second is not None and by_type.get(type(second)) is not np:
-        return None
-    token = NUMPY_ERRSTATE.set(IGNORE)                 # arrays.quietly, spelled out
-    try:
-        value = op.forward(np, first) if second is None else op.forward(np, first, second)
-    finally:
-        NUMPY_ERRSTATE.reset(token)
-    out = wrap(value)
-    if state.tapes and op.vjps and (type(value) in FLOATING or type(value.dtype) in FLOATING):
-        record(OpEntry(op, inputs, out, NO_PARAMS))
     return out
