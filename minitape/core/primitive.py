@@ -36,6 +36,7 @@ import numpy as np
 
 from minitape.core import arrays, backends, dtypes
 from minitape.core.entry import Entry
+from minitape.core.errors import GradientShapeError, NotKeptError
 from minitape.core.state import record, state
 from minitape.core.tensor import Tensor, TensorShape, wrap
 
@@ -136,8 +137,31 @@ class Discarded(tuple):
     def __repr__(self) -> str:
         return f"Discarded(shape={self[0]}, dtype={self[1]})"
 
+    def _not_kept(self, *_: Any, **__: Any) -> Any:
+        """A VJP used this record as a value: an error that ``OpEntry.backward`` names the op and the value in."""
+        error = NotKeptError(f"a VJP used a value its op does not keep: the tape holds only a record of shape "
+                             f"{self[0]} and dtype {self[1]}. Add it to the op's keep=.")
+        error.record = self
+        raise error
+
+    # Where numbers, not a record, are wanted: an op's input (its array, _value), NumPy's conversion, arithmetic.
+    _value = property(_not_kept)
+    __array__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _not_kept
+    __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = _not_kept
+
 
 _SCALAR_RECORDS = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCALARS.items()}
+
+
+def _fits(grad: Tensor, spec: Tensor | Discarded) -> bool:
+    """Whether a gradient has the shape and dtype of its input (the kept tensor, or its record)."""
+    value = grad._value
+    if type(spec) is Discarded:
+        return spec is _SCALAR_RECORDS.get(type(value)) or (value.shape == spec[0] and value.dtype == spec[1])
+    kept = spec._value
+    if type(value) is type(kept) and type(kept) in _SCALAR_RECORDS:
+        return True                                    # a NumPy scalar's type says its shape and dtype
+    return value.shape == kept.shape and value.dtype == kept.dtype
 
 
 class OpEntry(Entry):
@@ -187,10 +211,39 @@ class OpEntry(Entry):
         """
         (g,) = output_grads
         grads = []
-        for i, vjp in zip(self.inputs, self.op.vjps):
-            needs_grad = vjp is not None and i in needed
-            grads.append(vjp(g, self.ans, *self.saved, **self.params) if needs_grad else None)
+        for k, (i, vjp) in enumerate(zip(self.inputs, self.op.vjps)):
+            if vjp is None or i not in needed:
+                grads.append(None)
+                continue
+            try:
+                grad = vjp(g, self.ans, *self.saved, **self.params)
+            except NotKeptError as error:                  # the VJP read what keep= did not name
+                raise self._naming(error, k) from None
+            if grad is not None and not _fits(grad, self.saved[k]):
+                raise self._misfit(grad, k)
+            grads.append(grad)
         return grads
+
+    def _naming(self, error: NotKeptError, k: int) -> NotKeptError:
+        """``error``, raised by a ``Discarded`` record, saying which op, which VJP and which value."""
+        record = getattr(error, "record", None)
+        roles = [(f"input {j}", str(j)) for j, saved in enumerate(self.saved) if saved is record]
+        if self.ans is record:
+            roles.append(("the output", "ANS"))
+        if not roles:                                      # named already, by an entry the VJP itself ran
+            return error
+        name = self.op.name
+        return NotKeptError(f"{name}: the VJP of input {k} used {' or '.join(r for r, _ in roles)}, which {name} "
+                            f"does not keep: the tape holds only a record of shape {record[0]} and dtype "
+                            f"{record[1]}. Add {' or '.join(f for _, f in roles)} to {name}'s keep=.")
+
+    def _misfit(self, grad: Tensor, k: int) -> GradientShapeError:
+        value, spec = grad._value, self.saved[k]
+        shape, dtype = (spec[0], spec[1]) if type(spec) is Discarded else (spec._value.shape, spec._value.dtype)
+        return GradientShapeError(
+            f"{self.op.name}: the VJP of input {k} returned a gradient of shape {tuple(value.shape)} and dtype "
+            f"{value.dtype}, but input {k} has shape {tuple(shape)} and dtype {dtype}. A gradient has its input's "
+            f"shape: sum it over the axes the input was broadcast along (unbroadcast), and give it the input's dtype.")
 
     def kept(self) -> list[tuple[int | str, Tensor]]:
         kept: list[tuple[int | str, Tensor]] = []
