@@ -238,6 +238,8 @@ class OpEntry(Entry):
                             f"{record[1]}. Add {' or '.join(f for _, f in roles)} to {name}'s keep=.")
 
     def _misfit(self, grad: Tensor, k: int) -> GradientShapeError:
+        """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
+        """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
         value, spec = grad._value, self.saved[k]
         shape, dtype = (spec[0], spec[1]) if type(spec) is Discarded else (spec._value.shape, spec._value.dtype)
         return GradientShapeError(
