@@ -68,6 +68,12 @@ def test_a_vjp_returning_a_gradient_of_another_dtype_is_named():
         gradient_of(half, 1.0)                                          # scalars: a NumPy scalar's type is checked
 
 
+def test_a_vjp_returning_something_else_than_a_tensor_is_named():
+    numpy_vjp = Op("numpy_vjp", lambda xp, x: x * 2, (lambda g, ans, x: g.numpy() * 2,))
+    with pytest.raises(tf.errors.GradientShapeError, match="numpy_vjp: the VJP of input 0 returned a value of type ndarray, not a tensor"):
+        gradient_of(numpy_vjp, [1.0])
+
+
 def test_a_vjp_may_return_none_for_no_gradient():
     no_gradient = Op("no_gradient", lambda xp, x: x + 0, (lambda g, ans, x: None,))
     assert gradient_of(no_gradient, [1.0]) == [None]

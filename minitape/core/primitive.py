@@ -154,7 +154,9 @@ _SCALAR_RECORDS = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCAL
 
 
 def _fits(grad: Tensor, spec: Tensor | Discarded) -> bool:
-    """Whether a gradient has the shape and dtype of its input (the kept tensor, or its record)."""
+    """Whether a gradient is a tensor of the shape and dtype of its input (the kept tensor, or its record)."""
+    if type(grad) is not Tensor:
+        return False
     value = grad._value
     if type(spec) is Discarded:
         return spec is _SCALAR_RECORDS.get(type(value)) or (value.shape == spec[0] and value.dtype == spec[1])
@@ -240,6 +242,9 @@ class OpEntry(Entry):
     def _misfit(self, grad: Tensor, k: int) -> GradientShapeError:
         """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
         """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
+        if type(grad) is not Tensor:
+            return GradientShapeError(f"{self.op.name}: the VJP of input {k} returned a value of type {type(grad).__name__}, not a "
+                                      f"tensor. Write VJPs with minitape's ops, which return tensors.")
         value, spec = grad._value, self.saved[k]
         shape, dtype = (spec[0], spec[1]) if type(spec) is Discarded else (spec._value.shape, spec._value.dtype)
         return GradientShapeError(
