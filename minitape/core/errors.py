@@ -70,3 +70,40 @@ class NotFoundError(OpError):
     minitape.core.errors.NotFoundError: Could not find device for node: {{node TensorScatterAdd}} = TensorScatterAdd[T=DT_BOOL, Tindices=DT_INT32, bad_indices_policy=""]
     TensorScatterAdd adds numbers: tf.cast a bool tensor to tf.int32 first.
     """
+
+
+class NotKeptError(OpError):
+    """A VJP used a value that its op does not ``keep`` (minitape's own: for people writing ops).
+
+    The tape keeps only what an op's ``keep`` names; of every other input and of the output it keeps
+    a ``Discarded`` record, whose shape and dtype a VJP may read but whose numbers it may not use.
+
+    >>> import minitape as tf
+    >>> from minitape.core.primitive import Op, apply
+    >>> tanh = Op("tanh", lambda xp, x: xp.tanh(x), (lambda g, ans, x: g * (1 - ans * ans),))   # no keep
+    >>> x = tf.constant([0.5, 1.0])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = apply(tanh, (x,))
+    >>> tape.gradient(y, x)
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.NotKeptError: tanh: the VJP of input 0 used the output, which tanh does not keep: the tape holds only a record of shape (2,) and dtype float32. Add ANS to tanh's keep=.
+    """
+
+
+class GradientShapeError(OpError):
+    """A VJP returned a gradient of another shape or dtype than its input (minitape's own: for people writing ops).
+
+    >>> import minitape as tf
+    >>> from minitape.core.primitive import Op, apply
+    >>> total = Op("total", lambda xp, x: xp.sum(x), (lambda g, ans, x: g,))     # g is a scalar; x is not
+    >>> x = tf.constant([1.0, 2.0, 3.0])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = apply(total, (x,))
+    >>> tape.gradient(y, x)
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.GradientShapeError: total: the VJP of input 0 returned a gradient of shape () and dtype float32, but input 0 has shape (3,) and dtype float32. A gradient has its input's shape: ...
+    """

@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 
 from minitape.core import arrays, backends, dtypes
-from minitape.core.arrays import IGNORE, NUMPY_ERRSTATE
-from minitape.core.backends import FLOATING, by_type
 from minitape.core.entry import Entry
+from minitape.core.errors import GradientShapeError, NotKeptError
 from minitape.core.state import record, state
 from minitape.core.tensor import Tensor, TensorShape, wrap
 
@@ -138,8 +137,33 @@ class Discarded(tuple):
     def __repr__(self) -> str:
         return f"Discarded(shape={self[0]}, dtype={self[1]})"
 
+    def _not_kept(self, *_: Any, **__: Any) -> Any:
+        """A VJP used this record as a value: an error that ``OpEntry.backward`` names the op and the value in."""
+        error = NotKeptError(f"a VJP used a value its op does not keep: the tape holds only a record of shape "
+                             f"{self[0]} and dtype {self[1]}. Add it to the op's keep=.")
+        error.record = self
+        raise error
+
+    # Where numbers, not a record, are wanted: an op's input (its array, _value), NumPy's conversion, arithmetic.
+    _value = property(_not_kept)
+    __array__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _not_kept
+    __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = _not_kept
+
 
 _SCALAR_RECORDS = {kind: Discarded(((), dtype)) for kind, dtype in backends.SCALARS.items()}
+
+
+def _fits(grad: Tensor, spec: Tensor | Discarded) -> bool:
+    """Whether a gradient is a tensor of the shape and dtype of its input (the kept tensor, or its record)."""
+    if type(grad) is not Tensor:
+        return False
+    value = grad._value
+    if type(spec) is Discarded:
+        return spec is _SCALAR_RECORDS.get(type(value)) or (value.shape == spec[0] and value.dtype == spec[1])
+    kept = spec._value
+    if type(value) is type(kept) and type(kept) in _SCALAR_RECORDS:
+        return True                                    # a NumPy scalar's type says its shape and dtype
+    return value.shape == kept.shape and value.dtype == kept.dtype
 
 
 class OpEntry(Entry):
@@ -189,10 +213,44 @@ class OpEntry(Entry):
         """
         (g,) = output_grads
         grads = []
-        for i, vjp in zip(self.inputs, self.op.vjps):
-            needs_grad = vjp is not None and i in needed
-            grads.append(vjp(g, self.ans, *self.saved, **self.params) if needs_grad else None)
+        for k, (i, vjp) in enumerate(zip(self.inputs, self.op.vjps)):
+            if vjp is None or i not in needed:
+                grads.append(None)
+                continue
+            try:
+                grad = vjp(g, self.ans, *self.saved, **self.params)
+            except NotKeptError as error:                  # the VJP read what keep= did not name
+                raise self._naming(error, k) from None
+            if grad is not None and not _fits(grad, self.saved[k]):
+                raise self._misfit(grad, k)
+            grads.append(grad)
         return grads
+
+    def _naming(self, error: NotKeptError, k: int) -> NotKeptError:
+        """``error``, raised by a ``Discarded`` record, saying which op, which VJP and which value."""
+        record = getattr(error, "record", None)
+        roles = [(f"input {j}", str(j)) for j, saved in enumerate(self.saved) if saved is record]
+        if self.ans is record:
+            roles.append(("the output", "ANS"))
+        if not roles:                                      # named already, by an entry the VJP itself ran
+            return error
+        name = self.op.name
+        return NotKeptError(f"{name}: the VJP of input {k} used {' or '.join(r for r, _ in roles)}, which {name} "
+                            f"does not keep: the tape holds only a record of shape {record[0]} and dtype "
+                            f"{record[1]}. Add {' or '.join(f for _, f in roles)} to {name}'s keep=.")
+
+    def _misfit(self, grad: Tensor, k: int) -> GradientShapeError:
+        """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
+        """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
+        if type(grad) is not Tensor:
+            return GradientShapeError(f"{self.op.name}: the VJP of input {k} returned a value of type {type(grad).__name__}, not a "
+                                      f"tensor. Write VJPs with minitape's ops, which return tensors.")
+        value, spec = grad._value, self.saved[k]
+        shape, dtype = (spec[0], spec[1]) if type(spec) is Discarded else (spec._value.shape, spec._value.dtype)
+        return GradientShapeError(
+            f"{self.op.name}: the VJP of input {k} returned a gradient of shape {tuple(value.shape)} and dtype "
+            f"{value.dtype}, but input {k} has shape {tuple(shape)} and dtype {dtype}. A gradient has its input's "
+            f"shape: sum it over the axes the input was broadcast along (unbroadcast), and give it the input's dtype.")
 
     def kept(self) -> list[tuple[int | str, Tensor]]:
         kept: list[tuple[int | str, Tensor]] = []
@@ -219,13 +277,7 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     >>> apply(tf.ops.tanh.op, (tf.constant(0.0),)).numpy()
     np.float32(0.0)
     """
-    if not params and len(inputs) <= 2:
-        out = _apply_on_numpy(op, inputs)           # the fast path: see the end of this module
-        if out is not None:
-            return out
-    values = []
-    for t in inputs:
-        values.append(t._value)
+    values = [t._value for t in inputs]
     xp = arrays.namespace_of_inputs(op.name, values)
     value = arrays.quietly(op.forward, xp, *values, **params)     # inf and nan, without NumPy's warnings
     if op.residual:
@@ -234,29 +286,4 @@ def apply(op: Op, inputs: Sequence[Tensor], params: dict = NO_PARAMS) -> Tensor:
     out = wrap(value)
     if state.tapes and op.vjps and backends.is_floating(value):
         record(OpEntry(op, inputs, out, params))
-    return out
-
-
-# --------------------------------------------------------------------------- the fast path
-# Everything above is the whole algorithm.  On small values Python's own overhead is the cost
-# of an op, and most ops are NumPy ops of one or two inputs without parameters: this runs them
-# with the list, the lookups and the calls of the general path spelled out.  Measured on the
-# scalar chain of benchmarks/overhead.py (a), it saves about 0.5 µs (10%) per op.
-
-def _apply_on_numpy(op: Op, inputs: Sequence[Tensor]) -> Tensor | None:
-    """``apply`` for one or two NumPy inputs and no parameters; None when the inputs are not that."""
-    first = inputs[0]._value
-    if op.residual or by_type.get(type(first)) is not np or NUMPY_ERRSTATE is None:
-        return None
-    second = inputs[1]._value if len(inputs) == 2 else None
-    if second is not None and by_type.get(type(second)) is not np:
-        return None
-    token = NUMPY_ERRSTATE.set(IGNORE)                 # arrays.quietly, spelled out
-    try:
-        value = op.forward(np, first) if second is None else op.forward(np, first, second)
-    finally:
-        NUMPY_ERRSTATE.reset(token)
-    out = wrap(value)
-    if state.tapes and op.vjps and (type(value) in FLOATING or type(value.dtype) in FLOATING):
-        record(OpEntry(op, inputs, out, NO_PARAMS))
     return out

@@ -3,8 +3,9 @@
 One row declares one op: its name, its forward rule (computed with the array
 namespace ``xp``), the VJP of each input (written with minitape's own ops), and
 what the VJPs keep.  ``unary`` and ``binary`` turn a row into the public
-function; a binary op's VJPs are summed back to their input's shape, since its
-inputs broadcast (``unbroadcast``).
+function (it runs the op with ``fast_path.run``: ``apply``, spelled out); a
+binary op's VJPs are summed back to their input's shape, since its inputs
+broadcast (``unbroadcast``).
 
 >>> import minitape as tf
 >>> tf.tanh.op, tf.multiply.op
@@ -24,6 +25,7 @@ from minitape.ops.arguments import (
 )
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
+from minitape.ops.fast_path import run
 
 
 def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
@@ -55,7 +57,7 @@ def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
         value = x._value
         if type(value) not in admitted and type(value.dtype) not in admitted:
             accepts.check(op.name, x)                   # another backend's array, or a dtype refused
-        return apply(op, (x,))
+        return run(op, (x,))
     return public(function, name, op, doc)
 
 
@@ -83,7 +85,7 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
         if type(value) not in admitted and type(value.dtype) not in admitted:
             accepts.check(op.name, inputs[0])           # another backend's array, or a dtype refused
         try:
-            return apply(op, inputs)
+            return run(op, inputs)
         except ValueError:                              # NumPy's "could not be broadcast": say it as TF does
             check_broadcast(op.name, *inputs)
             raise
@@ -195,17 +197,17 @@ _RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: xp.where(y > 0, g, xp.zer
 
 def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
     """``g * (1 - y²)``: the VJP of tanh, given its output ``y``."""
-    return apply(_TANH_GRAD, (y, g))
+    return run(_TANH_GRAD, (y, g))
 
 
 def _sigmoid_grad(y: Tensor, g: Tensor) -> Tensor:
     """``g * y * (1 - y)``: the VJP of sigmoid, given its output ``y``."""
-    return apply(_SIGMOID_GRAD, (y, g))
+    return run(_SIGMOID_GRAD, (y, g))
 
 
 def _relu_grad(y: Tensor, g: Tensor) -> Tensor:
     """``g`` where relu's output ``y`` is positive, else 0: the VJP of relu."""
-    return apply(_RELU_GRAD, (y, g))
+    return run(_RELU_GRAD, (y, g))
 
 
 def _sqrt_grad(y: Tensor, g: Tensor) -> Tensor:
