@@ -148,8 +148,12 @@ def dotted(node: ast.AST) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def import_aliases(tree: ast.AST, aliases: dict[str, str]) -> None:
-    """Add `local name -> canonical dotted name` for every TF/Keras import in the tree."""
+def import_aliases(tree: ast.AST, aliases: dict[str, str], modules: set[str] | None = None) -> None:
+    """Add `local name -> canonical dotted name` for every TF/Keras import in the tree.
+
+    A plain assignment of a module (`layers = tf.keras.layers`, with `modules` given) is an alias
+    too; an assigned value (`AUTOTUNE = tf.data.AUTOTUNE`) is not: its later uses are the value's.
+    """
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
@@ -168,10 +172,12 @@ def import_aliases(tree: ast.AST, aliases: dict[str, str]) -> None:
                         aliases[a.asname or a.name] = f"{base}.{a.name}"
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
               and isinstance(node.targets[0], ast.Name)):
-            chain = dotted(node.value)  # `layers = tf.keras.layers`
+            chain = dotted(node.value)  # `layers = tf.keras.layers`: a module renamed
             root = chain.split(".")[0] if chain else None
             if root in aliases and "." in chain:
-                aliases[node.targets[0].id] = aliases[root] + chain[len(root):]
+                target = canonical_module(aliases[root] + chain[len(root):])
+                if modules is not None and target in modules:
+                    aliases[node.targets[0].id] = target
 
 
 def chains_in_tree(tree: ast.AST) -> list[str]:
@@ -179,6 +185,8 @@ def chains_in_tree(tree: ast.AST) -> list[str]:
     inner: set[int] = set()
     found = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            continue  # `Dense = ...` rebinds the name: not a use
         if isinstance(node, (ast.Attribute, ast.Name)) and id(node) not in inner:
             if isinstance(node, ast.Attribute):
                 inner.add(id(node.value))
@@ -194,13 +202,13 @@ CHAIN = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)")
 STRING_OR_COMMENT = re.compile(r"'''.*?'''|\"\"\".*?\"\"\"|'[^'\n]*'|\"[^\"\n]*\"|#[^\n]*", re.S)
 
 
-def chains_by_regex(code: str, aliases: dict[str, str]) -> list[str]:
+def chains_by_regex(code: str, aliases: dict[str, str], modules: set[str]) -> list[str]:
     """The fallback for a cell `ast` cannot read: its import lines parsed alone, chains by regex."""
     for line in code.splitlines():
         if re.match(r"\s*(import|from)\s", line):
             tree = parse(line.strip())
             if tree is not None:
-                import_aliases(tree, aliases)
+                import_aliases(tree, aliases, modules)
     code = STRING_OR_COMMENT.sub(" ", code)
     return [re.sub(r"\s+", "", m) for m in CHAIN.findall(code)]
 
@@ -208,16 +216,17 @@ def chains_by_regex(code: str, aliases: dict[str, str]) -> list[str]:
 def count_file(units: list[str], names: dict[str, str]) -> tuple[Counter, int]:
     """Use-site counts of one file's code units, and how many units needed the regex fallback."""
     aliases: dict[str, str] = {}
+    modules = {name for name, kind in names.items() if kind == "module"}
     trees = [parse(u) for u in units]
     for tree in trees:
         if tree is not None:
-            import_aliases(tree, aliases)
+            import_aliases(tree, aliases, modules)
     counts: Counter = Counter()
     fallbacks = 0
     for unit, tree in zip(units, trees):
         if tree is None:
             fallbacks += 1
-            chains = chains_by_regex(unit, aliases)
+            chains = chains_by_regex(unit, aliases, modules)
         else:
             chains = chains_in_tree(tree)
         for chain in chains:
