@@ -10,7 +10,11 @@
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
-* ``embedding``: ``Embedding``.
+* ``embedding``: ``Embedding`` (with ``mask_zero``, a mask for the layers after it: see ``masking``);
+* ``recurrent_cells``: ``SimpleRNNCell``, ``GRUCell``, ``LSTMCell`` (one time step);
+* ``recurrent``: ``RNN`` (a cell looped over the time steps);
+* ``rnn_layers``: ``SimpleRNN``, ``GRU``, ``LSTM``;
+* ``wrappers``: ``Bidirectional``, ``TimeDistributed``.
 
 Both spellings of the import work, as with Keras:
 
@@ -30,7 +34,13 @@ from minitape.keras.layers.normalization import BatchNormalization, LayerNormali
 from minitape.keras.layers.pooling import (AveragePooling2D, AvgPool2D, GlobalAveragePooling2D, GlobalAvgPool2D,
                                           GlobalMaxPool2D, GlobalMaxPooling2D, MaxPool2D, MaxPooling2D)
 from minitape.keras.layers.reshaping import Flatten
+from minitape.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from minitape.keras.layers.recurrent import RNN
+from minitape.keras.layers.rnn_layers import GRU, LSTM, SimpleRNN
+from minitape.keras.layers.wrappers import Bidirectional, TimeDistributed
 
 __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout",
            "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalMaxPooling2D",
            "Input", "InputLayer", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU"]
+__all__ += ["Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell",
+            "TimeDistributed"]
