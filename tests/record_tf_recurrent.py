@@ -14,7 +14,10 @@ weights' names, paths and shapes in ``get_weights`` order:
 * ``masks``: ``Embedding(mask_zero=True)`` before each layer (padding at the end and in the middle);
 * ``bidirectional``: each ``merge_mode``, ``return_state``, a mask; ``time_distributed``: a Dense per step;
 * ``summary``: the parameter counts of ``model.summary()``;
-* ``fit``: ``Sequential([Embedding, LSTM, Dense])`` trained 2 epochs from fixed weights (losses, final weights).
+* ``fit``: ``Sequential([Embedding, LSTM, Dense])`` trained 2 epochs with SGD from fixed weights (losses, final
+  weights).  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
+  duplicate ids are summed, so its second moment differs from the dense gradient's that minitape (and Keras on
+  other backends) uses.
 """
 from __future__ import annotations
 

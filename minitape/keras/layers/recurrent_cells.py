@@ -66,21 +66,28 @@ class DropoutCell(Layer):
         self._dropout_masks: dict[str, Tensor | None] = {}
 
     def build(self, input_shape: tuple) -> None:
-        """Make ``kernel`` (input features by gates), ``recurrent_kernel`` (units by gates) and ``bias``."""
+        """Make ``kernel`` (input features by gates), ``recurrent_kernel`` (units by gates) and ``bias``.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.GRUCell(2, reset_after=False)
+        >>> cell.build((None, 5))
+        >>> [tuple(v.shape) for v in cell.weights]
+        [(5, 6), (2, 6), (6,)]
+        """
         width = self.gates * self.units
         self.kernel = self.add_weight((input_shape[-1], width), self.kernel_initializer, name="kernel",
                                       regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
         self.recurrent_kernel = self.add_weight((self.units, width), self.recurrent_initializer,
                                                 name="recurrent_kernel", regularizer=self.recurrent_regularizer,
                                                 constraint=self.recurrent_constraint)
-        self.bias = self.add_weight(self.bias_shape(), self.bias_initializer_for_build(), name="bias",
+        self.bias = self.add_weight(self._bias_shape(), self._bias_initializer(), name="bias",
                                     regularizer=self.bias_regularizer,
                                     constraint=self.bias_constraint) if self.use_bias else None
 
-    def bias_shape(self) -> tuple[int, ...]:
+    def _bias_shape(self) -> tuple[int, ...]:
         return (self.gates * self.units,)
 
-    def bias_initializer_for_build(self) -> Callable:
+    def _bias_initializer(self) -> Callable:
         return self.bias_initializer
 
     def get_initial_state(self, batch_size: int) -> list[Tensor]:
@@ -93,7 +100,7 @@ class DropoutCell(Layer):
         sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
         return [ops.zeros((batch_size, size)) for size in sizes]
 
-    def dropped(self, x: Tensor, which: str, training: bool | None) -> Tensor:
+    def _dropped(self, x: Tensor, which: str, training: bool | None) -> Tensor:
         """``x`` times this sequence's dropout mask ``which`` ("input" or "recurrent"), when training."""
         rate = self.dropout if which == "input" else self.recurrent_dropout
         if not training or not 0.0 < rate < 1.0:
@@ -103,7 +110,17 @@ class DropoutCell(Layer):
         return x * self._dropout_masks[which]
 
     def reset_dropout_masks(self) -> None:
-        """Forget the masks: the next sequence draws its own."""
+        """Forget the masks: the next sequence draws its own (``RNN`` calls this after the last step).
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.SimpleRNNCell(2, dropout=0.5)
+        >>> _ = cell(tf.ones((1, 3)), [tf.zeros((1, 2))], training=True)
+        >>> len(cell._dropout_masks)
+        1
+        >>> cell.reset_dropout_masks()
+        >>> cell._dropout_masks
+        {}
+        """
         self._dropout_masks = {}
 
 
@@ -113,16 +130,25 @@ class SimpleRNNCell(DropoutCell):
     >>> import minitape as tf
     >>> cell = tf.keras.layers.SimpleRNNCell(2, kernel_initializer="ones", recurrent_initializer="ones")
     >>> out, [state] = cell(tf.constant([[0.5]]), [tf.constant([[0.0, 0.0]])])
-    >>> out.numpy()
-    array([[0.46211717, 0.46211717]], dtype=float32)
+    >>> out.numpy().round(4)                        # tanh(0.5)
+    array([[0.4621, 0.4621]], dtype=float32)
     """
 
     def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step: the new state, as the output and as the list of states.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.SimpleRNNCell(1, activation="linear", kernel_initializer="ones",
+        ...                                      recurrent_initializer="ones")
+        >>> cell.build((None, 1))
+        >>> cell.call(tf.constant([[2.0]]), [tf.constant([[3.0]])])[0].numpy()
+        array([[5.]], dtype=float32)
+        """
         previous = states[0] if isinstance(states, list | tuple) else states
-        h = ops.matmul(self.dropped(inputs, "input", training), self.kernel)
+        h = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
         if self.bias is not None:
             h = h + self.bias
-        output = h + ops.matmul(self.dropped(previous, "recurrent", training), self.recurrent_kernel)
+        output = h + ops.matmul(self._dropped(previous, "recurrent", training), self.recurrent_kernel)
         if self.activation is not None:
             output = self.activation(output)
         return output, [output] if isinstance(states, list | tuple) else output
@@ -148,19 +174,27 @@ class GRUCell(DropoutCell):
         self.recurrent_activation = activations.get(recurrent_activation)
         self.reset_after = reset_after
 
-    def bias_shape(self) -> tuple[int, ...]:
+    def _bias_shape(self) -> tuple[int, ...]:
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
 
     def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step: ``z * h_prev + (1 - z) * candidate``, as the output and as the list of states.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.GRUCell(2, kernel_initializer="zeros", recurrent_initializer="zeros")
+        >>> cell.build((None, 1))
+        >>> cell.call(tf.constant([[1.0]]), [tf.constant([[4.0, 2.0]])])[0].numpy()    # z = 1/2, candidate 0
+        array([[2., 1.]], dtype=float32)
+        """
         previous = states[0] if isinstance(states, list | tuple) else states
         n = self.units
         input_bias = recurrent_bias = None
         if self.bias is not None:
             input_bias, recurrent_bias = (self.bias[0], self.bias[1]) if self.reset_after else (self.bias, None)
-        x = ops.matmul(self.dropped(inputs, "input", training), self.kernel)
+        x = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
         if input_bias is not None:
             x = x + input_bias
-        h = self.dropped(previous, "recurrent", training)
+        h = self._dropped(previous, "recurrent", training)
         if self.reset_after:
             inner = ops.matmul(h, self.recurrent_kernel)
             if recurrent_bias is not None:
@@ -199,7 +233,7 @@ class LSTMCell(DropoutCell):
         self.unit_forget_bias = unit_forget_bias
         self.state_size = [units, units]
 
-    def bias_initializer_for_build(self) -> Callable:
+    def _bias_initializer(self) -> Callable:
         if not self.unit_forget_bias:
             return self.bias_initializer
         n, init = self.units, self.bias_initializer
@@ -207,9 +241,18 @@ class LSTMCell(DropoutCell):
                                                     axis=0)
 
     def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, list[Tensor]]:
+        """One step from ``states = [h, c]``: the output ``h`` and the new ``[h, c]``.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.LSTMCell(1, kernel_initializer="zeros", recurrent_initializer="zeros")
+        >>> cell.build((None, 1))
+        >>> h, (_, c) = cell.call(tf.constant([[1.0]]), [tf.zeros((1, 1)), tf.constant([[2.0]])])
+        >>> round(float(c[0, 0]), 4)                   # the forget gate sigmoid(1) keeps 73% of the carry
+        1.4621
+        """
         h_previous, c_previous = states[0], states[1]
-        z = ops.matmul(self.dropped(inputs, "input", training), self.kernel)
-        z = z + ops.matmul(self.dropped(h_previous, "recurrent", training), self.recurrent_kernel)
+        z = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
+        z = z + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
         if self.bias is not None:
             z = z + self.bias
         n = self.units

@@ -26,10 +26,10 @@ class Bidirectional(Layer):
     first.  The weights are the forward layer's, then the backward layer's.
 
     >>> import minitape as tf
-    >>> both = tf.keras.layers.Bidirectional(tf.keras.layers.SimpleRNN(2, name="rnn"), merge_mode="sum")
+    >>> both = tf.keras.layers.Bidirectional(tf.keras.layers.SimpleRNN(2, name="rnn"), merge_mode="sum", name="bi")
     >>> _ = both(tf.ones((1, 3, 4)))
     >>> [v.path for v in both.weights][:2]
-    ['bidirectional/forward_rnn/simple_rnn_cell/kernel', 'bidirectional/forward_rnn/simple_rnn_cell/recurrent_kernel']
+    ['bi/forward_rnn/simple_rnn_cell/kernel', 'bi/forward_rnn/simple_rnn_cell/recurrent_kernel']
     """
 
     supports_masking = True
