@@ -13,6 +13,8 @@ weights' names, paths and shapes in ``get_weights`` order:
 * ``cells``: ``RNN`` around each built-in cell and around a user's cell;
 * ``masks``: ``Embedding(mask_zero=True)`` before each layer (padding at the end and in the middle);
 * ``bidirectional``: each ``merge_mode``, ``return_state``, a mask; ``time_distributed``: a Dense per step;
+* ``functional``: masks through functional models (known and unknown sequence length) and a Sequential with
+  an ``Input``;
 * ``summary``: the parameter counts of ``model.summary()``;
 * ``fit``: ``Sequential([Embedding, LSTM, Dense])`` trained 2 epochs with SGD from fixed weights (losses, final
   weights).  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
@@ -165,6 +167,22 @@ def time_distributed(keras: Any, tf: Any) -> dict[str, Any]:
                               tf.constant(X))}
 
 
+def functional(keras: Any, tf: Any) -> dict[str, Any]:
+    layers, out = keras.layers, {}
+    for name, length in (("known_length", 5), ("unknown_length", None)):
+        ids = keras.Input(shape=(length,), dtype="int32")
+        h = layers.Embedding(6, 3, mask_zero=True, name="embed")(ids)
+        h = layers.Bidirectional(layers.GRU(2, return_sequences=True, name="gru"), name="bi")(h)
+        model = keras.Model(ids, layers.LSTM(2, name="lstm")(h))
+        fixed(model)
+        out[name] = {"outputs": values(model(tf.constant(IDS))), "paths": [v.path for v in model.weights]}
+    model = keras.Sequential([keras.Input(shape=(5,), dtype="int32"), layers.Embedding(6, 3, mask_zero=True),
+                              layers.SimpleRNN(2, return_sequences=True), layers.TimeDistributed(layers.Dense(1))])
+    fixed(model)
+    out["sequential_with_input"] = values(model(tf.constant(IDS)))
+    return out
+
+
 def summary(keras: Any, tf: Any) -> dict[str, Any]:
     layers, out = keras.layers, {}
     models = {"embed_lstm_dense": [layers.Embedding(6, 4, mask_zero=True), layers.LSTM(5), layers.Dense(1)],
@@ -195,7 +213,7 @@ def fit(keras: Any, tf: Any) -> dict[str, Any]:
 
 
 CASES = {"simple_rnn": simple_rnn, "gru": gru, "lstm": lstm, "cells": cells, "masks": masks,
-         "bidirectional": bidirectional, "time_distributed": time_distributed, "summary": summary, "fit": fit}
+         "bidirectional": bidirectional, "time_distributed": time_distributed, "functional": functional, "summary": summary, "fit": fit}
 
 if __name__ == "__main__":
     import keras

@@ -22,6 +22,18 @@ from minitape.core.tensor import Tensor
 from minitape.keras.layers.layer import Layer, takes_training
 
 
+def known_size(x: Tensor, axis: int) -> int:
+    """``x.shape[axis]``; an unknown size (None) is 1, the size a functional model's stand-in holds there
+    (see ``keras_tensor``), so building a model on ``Input(shape=(None, 3))`` runs one step.
+
+    >>> import minitape as tf
+    >>> known_size(tf.keras.Input(shape=(None, 3)).stand_in(), 1), known_size(tf.ones((2, 5)), 1)
+    (1, 5)
+    """
+    size = x.shape[axis]
+    return 1 if size is None else size
+
+
 def run_steps(step: Callable, sequences: Tensor, states: list[Tensor], mask: Tensor | None = None,
               go_backwards: bool = False, zero_output_for_mask: bool = False
               ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
@@ -37,7 +49,7 @@ def run_steps(step: Callable, sequences: Tensor, states: list[Tensor], mask: Ten
     >>> last.numpy(), total.numpy()
     (array([6.], dtype=float32), array([6.], dtype=float32))
     """
-    times = range(sequences.shape[1])
+    times = range(known_size(sequences, 1))
     outputs: list[Tensor] = []
     for t in reversed(times) if go_backwards else times:
         output, new_states = step(sequences[:, t], states)
@@ -174,7 +186,7 @@ class RNN(Layer):
 
     def _initial_states(self, sequences: Tensor, initial_state: Any) -> list[Tensor]:
         if initial_state is None:
-            return self.get_initial_state(sequences.shape[0])
+            return self.get_initial_state(known_size(sequences, 0))
         states = list(initial_state) if isinstance(initial_state, list | tuple) else [initial_state]
         if len(states) != len(self.state_size):
             raise ValueError(f"Layer '{self.name}' expects {len(self.state_size)} initial state(s) (its cell's "

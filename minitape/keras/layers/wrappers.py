@@ -13,7 +13,7 @@ from typing import Any
 from minitape import ops
 from minitape.core.tensor import Tensor
 from minitape.keras.layers.layer import Layer, takes_mask, takes_training
-from minitape.keras.layers.recurrent import RNN
+from minitape.keras.layers.recurrent import RNN, known_size
 
 _MERGES = {"concat": lambda y, y_rev: ops.concat([y, y_rev], axis=-1), "sum": lambda y, y_rev: y + y_rev,
            "ave": lambda y, y_rev: (y + y_rev) / 2, "mul": lambda y, y_rev: y * y_rev}
@@ -172,7 +172,7 @@ class TimeDistributed(Layer):
         if takes_training(type(self.layer)):
             kwargs["training"] = training
         steps = []
-        for t in range(inputs.shape[1]):
+        for t in range(known_size(inputs, 1)):
             if mask is not None and takes_mask(type(self.layer)):
                 kwargs["mask"] = mask[:, t]
             steps.append(self.layer.call(inputs[:, t], **kwargs))
