@@ -17,7 +17,7 @@ weights' names, paths and shapes in ``get_weights`` order:
   an ``Input``;
 * ``summary``: the parameter counts of ``model.summary()``;
 * ``fit``: ``Sequential([Embedding, LSTM, Dense])`` trained 2 epochs with SGD from fixed weights (losses, final
-  weights).  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
+  weights); a GRU's sequence of predictions, whose masked loss averages over the real steps only.  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
   duplicate ids are summed, so its second moment differs from the dense gradient's that minitape (and Keras on
   other backends) uses.
 """
@@ -209,7 +209,18 @@ def fit(keras: Any, tf: Any) -> dict[str, Any]:
     fixed(model)
     model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
     history = model.fit(ids, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
-    return {"losses": [float(v) for v in history.history["loss"]], "weights": [values(w) for w in model.get_weights()]}
+    out = {"losses": [float(v) for v in history.history["loss"]], "weights": [values(w) for w in model.get_weights()]}
+    # A prediction per step: the mask reaches the Dense's output, and the loss averages over the real steps only.
+    model = keras.Sequential([layers.Embedding(6, 4, mask_zero=True), layers.GRU(3, return_sequences=True),
+                              layers.Dropout(0.0), layers.Dense(1)])
+    targets = np.cos(np.arange(30, dtype="float32")).reshape(6, 5, 1)
+    model(tf.constant(ids))
+    fixed(model)
+    out["sequence_loss"] = float(keras.losses.MeanSquaredError()(targets, model(tf.constant(ids))))
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(ids, targets, epochs=2, batch_size=4, shuffle=False, verbose=0)
+    out["sequence_losses"] = [float(v) for v in history.history["loss"]]
+    return out
 
 
 CASES = {"simple_rnn": simple_rnn, "gru": gru, "lstm": lstm, "cells": cells, "masks": masks,

@@ -137,7 +137,7 @@ def test_orthogonal_is_orthonormal_scaled_by_gain_and_repeatable_with_a_seed():
 
 def test_a_mask_passes_through_return_sequences_and_stops_at_the_last_output():
     ids = tf.constant(spec.IDS)
-    from minitape.keras.layers.masking import get_keras_mask
+    from minitape.keras.masking import get_keras_mask
     h = layers.Embedding(6, 3, mask_zero=True)(ids)
     sequence = layers.GRU(2, return_sequences=True)(h)
     assert (get_keras_mask(sequence).numpy() == (spec.IDS != 0)).all()

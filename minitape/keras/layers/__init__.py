@@ -10,7 +10,7 @@
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
-* ``embedding``: ``Embedding`` (with ``mask_zero``, a mask for the layers after it: see ``masking``);
+* ``embedding``: ``Embedding`` (with ``mask_zero``, a mask for the layers after it: see ``minitape.keras.masking``);
 * ``recurrent_cells``: ``SimpleRNNCell``, ``GRUCell``, ``LSTMCell`` (one time step);
 * ``recurrent``: ``RNN`` (a cell looped over the time steps);
 * ``rnn_layers``: ``SimpleRNN``, ``GRU``, ``LSTM``;

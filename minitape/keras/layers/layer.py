@@ -33,7 +33,7 @@ from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
 from minitape.keras.keras_tensor import is_symbolic, symbolic_call
-from minitape.keras.layers.masking import get_keras_mask, set_keras_mask
+from minitape.keras.masking import get_keras_mask, set_keras_mask
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.naming import unique_name
 from minitape.keras.variables import KerasVariable
@@ -87,7 +87,7 @@ class Layer(WeightHolder):
     """
 
     casts_inputs = True          # integer inputs become float32 (Embedding, which takes indices, says False)
-    supports_masking = False     # whether the mask of the input is passed on to the output (see ``masking``)
+    supports_masking = False     # whether the mask of the input is passed on to the output (see ``minitape.keras.masking``)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
