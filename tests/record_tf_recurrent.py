@@ -15,6 +15,7 @@ weights' names, paths and shapes in ``get_weights`` order:
 * ``bidirectional``: each ``merge_mode``, ``return_state``, a mask; ``time_distributed``: a Dense per step;
 * ``functional``: masks through functional models (known and unknown sequence length) and a Sequential with
   an ``Input``;
+* ``built_by_hand``: the weights' paths of layers and a model built with ``build(shape)`` rather than a call;
 * ``summary``: the parameter counts of ``model.summary()``;
 * ``fit``: ``Sequential([Embedding, LSTM, Dense])`` trained 2 epochs with SGD from fixed weights (losses, final
   weights); a GRU's sequence of predictions, whose masked loss averages over the real steps only.  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
@@ -152,6 +153,9 @@ def bidirectional(keras: Any, tf: Any) -> dict[str, Any]:
     out["gru_state"] = run(tf, [layers.Bidirectional(layers.GRU(2, return_state=True, name="gru"), name="bi")], x)
     out["simple_last_ave"] = run(tf, [layers.Bidirectional(layers.SimpleRNN(2, name="s"), merge_mode="ave",
                                                            name="bi")], x)
+    states = [tf.constant(np.full((2, 2), 0.1 * (k + 1), "float32")) for k in range(4)]
+    out["lstm_initial_state"] = run(tf, [layers.Bidirectional(layers.LSTM(2, return_sequences=True, name="lstm"),
+                                                              name="bi")], x, initial_state=states)
     embed = layers.Embedding(6, 3, mask_zero=True, name="embed")
     out["masked"] = run(tf, [embed, layers.Bidirectional(layers.GRU(2, return_sequences=True, name="gru"),
                                                          name="bi")], tf.constant(IDS))
@@ -180,6 +184,20 @@ def functional(keras: Any, tf: Any) -> dict[str, Any]:
                               layers.SimpleRNN(2, return_sequences=True), layers.TimeDistributed(layers.Dense(1))])
     fixed(model)
     out["sequential_with_input"] = values(model(tf.constant(IDS)))
+    return out
+
+
+def built_by_hand(keras: Any, tf: Any) -> dict[str, Any]:
+    layers, out = keras.layers, {}
+    made = {"lstm": layers.LSTM(2, name="l"), "bidirectional": layers.Bidirectional(layers.GRU(2, name="g"), name="bi"),
+            "time_distributed": layers.TimeDistributed(layers.Dense(2, name="d"), name="td"),
+            "rnn": layers.RNN(layers.LSTMCell(2, name="c"), name="r")}
+    for name, layer in made.items():
+        layer.build((None, 4, 3))
+        out[name] = describe(layer)
+    model = keras.Sequential([layers.Embedding(5, 2), layers.LSTM(2), layers.Dense(1)], name="seq")
+    model.build((None, 4))
+    out["sequential"] = describe(model)
     return out
 
 
@@ -224,7 +242,8 @@ def fit(keras: Any, tf: Any) -> dict[str, Any]:
 
 
 CASES = {"simple_rnn": simple_rnn, "gru": gru, "lstm": lstm, "cells": cells, "masks": masks,
-         "bidirectional": bidirectional, "time_distributed": time_distributed, "functional": functional, "summary": summary, "fit": fit}
+         "bidirectional": bidirectional, "time_distributed": time_distributed, "functional": functional, "built_by_hand": built_by_hand,
+         "summary": summary, "fit": fit}
 
 if __name__ == "__main__":
     import keras

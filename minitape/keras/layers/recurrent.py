@@ -12,6 +12,7 @@ TensorShape([2, 5, 4])
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,20 @@ from minitape import ops
 from minitape.core import dtypes
 from minitape.core.tensor import Tensor
 from minitape.keras.layers.layer import Layer, takes_training
+
+
+def building_inside(layer: Layer) -> contextlib.AbstractContextManager:
+    """The context in which ``layer`` builds its sub-layers: its own call (entered if it is built by hand), so
+    their weights are named ``layer/sub/...`` either way, as Keras names them.
+
+    >>> import minitape as tf
+    >>> rnn = tf.keras.layers.SimpleRNN(2, name="outer")
+    >>> with building_inside(rnn):
+    ...     rnn.cell.build((None, 3))
+    >>> rnn.cell.kernel.path
+    'outer/simple_rnn_cell/kernel'
+    """
+    return contextlib.nullcontext() if layer._in_own_call() else layer._calling()
 
 
 def known_size(x: Tensor, axis: int) -> int:
@@ -137,12 +152,8 @@ class RNN(Layer):
                              f"found ndim={len(sequences_shape)}. Full shape received: {tuple(sequences_shape)}; "
                              f"give it (batch, time, features).")
         if isinstance(self.cell, Layer) and not self.cell.built:
-            step_shape = (sequences_shape[0], *sequences_shape[2:])
-            if self._in_own_call():
-                self.cell.build(step_shape)
-            else:
-                with self._calling():          # built by hand: the cell's weights are still `rnn/cell/...`
-                    self.cell.build(step_shape)
+            with building_inside(self):
+                self.cell.build((sequences_shape[0], *sequences_shape[2:]))
 
     def get_initial_state(self, batch_size: int) -> list[Tensor]:
         """The cell's initial states (its ``get_initial_state``), else zeros of each ``state_size``.

@@ -13,7 +13,7 @@ from typing import Any
 from minitape import ops
 from minitape.core.tensor import Tensor
 from minitape.keras.layers.layer import Layer, takes_mask, takes_training
-from minitape.keras.layers.recurrent import RNN, known_size
+from minitape.keras.layers.recurrent import RNN, building_inside, known_size
 
 _MERGES = {"concat": lambda y, y_rev: ops.concat([y, y_rev], axis=-1), "sum": lambda y, y_rev: y + y_rev,
            "ave": lambda y, y_rev: (y + y_rev) / 2, "mul": lambda y, y_rev: y * y_rev}
@@ -74,10 +74,10 @@ class Bidirectional(Layer):
         >>> both.count_params()                        # 2 * (3*8 + 2*8 + 8)
         96
         """
-        for rnn in (self.forward_layer, self.backward_layer):
-            with rnn._calling():
-                rnn.build(sequences_shape)
-            rnn.built = True
+        with building_inside(self):
+            for rnn in (self.forward_layer, self.backward_layer):
+                with rnn._calling():
+                    rnn.build(sequences_shape)
 
     def call(self, sequences: Tensor, initial_state: Any = None, mask: Tensor | None = None,
              training: bool | None = None) -> Any:
@@ -156,9 +156,8 @@ class TimeDistributed(Layer):
             raise ValueError(f"`TimeDistributed` Layer should be passed an `input_shape` with at least 3 dimensions, "
                              f"received: {tuple(input_shape)}")
         if not self.layer.built:
-            with self.layer._calling():
+            with building_inside(self), self.layer._calling():
                 self.layer.build((input_shape[0], *input_shape[2:]))
-            self.layer.built = True
 
     def call(self, inputs: Tensor, training: bool | None = None, mask: Tensor | None = None) -> Tensor:
         """The inner layer's ``call`` on each ``inputs[:, t]``, stacked on axis 1.
