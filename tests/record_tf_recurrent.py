@@ -18,7 +18,8 @@ weights' names, paths and shapes in ``get_weights`` order:
 * ``built_by_hand``: the weights' paths of layers and a model built with ``build(shape)`` rather than a call;
 * ``summary``: the parameter counts of ``model.summary()``;
 * ``fit``: ``Sequential([Embedding, LSTM, Dense])`` trained 2 epochs with SGD from fixed weights (losses, final
-  weights); a GRU's sequence of predictions, whose masked loss averages over the real steps only.  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
+  weights); a GRU's sequence of predictions, whose masked loss and metric average over the
+  real steps only.  Not Adam: on TF, Keras 3's Adam squares an Embedding's IndexedSlices gradient slice by slice, before
   duplicate ids are summed, so its second moment differs from the dense gradient's that minitape (and Keras on
   other backends) uses.
 """
@@ -195,7 +196,8 @@ def built_by_hand(keras: Any, tf: Any) -> dict[str, Any]:
     for name, layer in made.items():
         layer.build((None, 4, 3))
         out[name] = describe(layer)
-    model = keras.Sequential([layers.Embedding(5, 2), layers.LSTM(2), layers.Dense(1)], name="seq")
+    model = keras.Sequential([layers.Embedding(5, 2, name="e"), layers.LSTM(2, name="l"), layers.Dense(1, name="d")],
+                             name="seq")
     model.build((None, 4))
     out["sequential"] = describe(model)
     return out
@@ -235,9 +237,10 @@ def fit(keras: Any, tf: Any) -> dict[str, Any]:
     model(tf.constant(ids))
     fixed(model)
     out["sequence_loss"] = float(keras.losses.MeanSquaredError()(targets, model(tf.constant(ids))))
-    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", metrics=["mse"])
     history = model.fit(ids, targets, epochs=2, batch_size=4, shuffle=False, verbose=0)
     out["sequence_losses"] = [float(v) for v in history.history["loss"]]
+    out["sequence_mse"] = [float(v) for v in history.history["mse"]]
     return out
 
 

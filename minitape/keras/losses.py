@@ -24,7 +24,7 @@ import numpy as np
 from minitape import ops
 from minitape.dialect import nn
 from minitape.core.tensor import Tensor
-from minitape.keras.masking import get_keras_mask
+from minitape.keras.masking import get_keras_mask, mask_weights
 
 EPSILON = 1e-7
 
@@ -109,11 +109,7 @@ def masked_mean(losses: Tensor, mask: Tensor) -> Tensor:
     >>> masked_mean(tf.constant([[1.0, 3.0, 8.0]]), tf.constant([[True, True, False]])).numpy()
     np.float32(2.0)
     """
-    mask = ops.cast(mask, losses.dtype)
-    while mask.ndim > losses.ndim and mask.shape[-1] == 1:
-        mask = ops.squeeze(mask, -1)
-    while mask.ndim < losses.ndim:
-        mask = ops.expand_dims(mask, -1)
+    mask = mask_weights(mask, losses)
     valid = ops.reduce_sum(mask * ops.ones_like(losses))
     return ops.reduce_sum(losses * mask) / ops.maximum(valid, 1.0)      # no real step: the sum is 0, and so is this
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from minitape import ops
 from minitape.core.tensor import Tensor
 
 _masks: dict[int, Tensor] = {}
@@ -46,3 +47,26 @@ def get_keras_mask(x: Any) -> Tensor | None:
     True
     """
     return _masks.get(id(x)) if isinstance(x, Tensor) else None
+
+
+def mask_weights(mask: Tensor, values: Tensor, sample_weight: Any = None) -> Tensor:
+    """``mask`` as 0/1 weights for ``values`` (brought to their rank: a trailing axis of 1 dropped, or axes of 1
+    added), times ``sample_weight`` if given: how a loss or a metric leaves out the padding steps, as Keras 3.
+
+    >>> import minitape as tf
+    >>> mask_weights(tf.constant([[True, False]]), tf.ones((1, 2)), sample_weight=[3.0]).numpy()
+    array([[3., 0.]], dtype=float32)
+    """
+    weights = ops.cast(mask, values.dtype)
+    while weights.ndim > values.ndim and weights.shape[-1] == 1:
+        weights = ops.squeeze(weights, -1)
+    while weights.ndim < values.ndim:
+        weights = ops.expand_dims(weights, -1)
+    if sample_weight is None:
+        return weights
+    sample_weight = ops.cast(ops.as_operand(sample_weight), values.dtype)
+    while sample_weight.ndim > weights.ndim and sample_weight.shape[-1] == 1:
+        sample_weight = ops.squeeze(sample_weight, -1)
+    while sample_weight.ndim < weights.ndim:
+        sample_weight = ops.expand_dims(sample_weight, -1)
+    return weights * sample_weight
