@@ -142,3 +142,26 @@ def test_a_mask_passes_through_return_sequences_and_stops_at_the_last_output():
     sequence = layers.GRU(2, return_sequences=True)(h)
     assert (get_keras_mask(sequence).numpy() == (spec.IDS != 0)).all()
     assert get_keras_mask(layers.GRU(2)(h)) is None
+
+
+def test_a_whole_bidirectional_layer_under_recompute_grad_replays_its_dropout_masks():
+    both = layers.Bidirectional(layers.LSTM(3, return_sequences=True, dropout=0.3, recurrent_dropout=0.3))
+    both(X)
+    recomputed = tf.recompute_grad(lambda x: both(x, training=True), check_values=True)   # raises on a mismatch
+    with tf.GradientTape() as tape:
+        tape.watch(X)
+        loss = tf.reduce_sum(recomputed(X) ** 2)
+    grads = tape.gradient(loss, [X, *both.trainable_weights])
+    assert all(np.isfinite(g.numpy()).all() for g in grads) and np.abs(grads[0].numpy()).sum() > 0
+
+    plain = layers.Bidirectional(layers.LSTM(3, return_sequences=True))          # without dropout: equal
+    plain(X)
+    plain_recomputed = tf.recompute_grad(plain)
+    results = []
+    for f in (plain, plain_recomputed):
+        with tf.GradientTape() as tape:
+            tape.watch(X)
+            loss = tf.reduce_sum(f(X) ** 2)
+        results.append(tape.gradient(loss, [X, *plain.trainable_weights]))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7)
