@@ -41,9 +41,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from minitape.dialect import init_ops
 from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor
+from minitape.core.tensor import constant as make_constant
 from minitape.dialect.init_ops import Initializer, Ones, RandomInitializer, Zeros, initializer_dtype
 
 TRUNCATION = 0.87962566103423978        # the standard deviation of a unit normal truncated at ±2
@@ -183,6 +186,46 @@ class GlorotUniform(VarianceScaling):
         super().__init__(1.0, "fan_avg", "uniform", seed)
 
 
+class Orthogonal(KerasRandomInitializer):
+    """A random orthogonal matrix times ``gain``: the Q of the QR factorisation of a normal sample, its columns'
+    signs fixed by R's diagonal (so Q is unique).  The default recurrent kernel of the RNN layers, which keeps
+    a state's length from growing or shrinking through the steps.  A shape of more than two axes is
+    flattened to ``(prod(shape[:-1]), shape[-1])`` first.
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.Orthogonal(seed=1)((3, 3)).numpy()
+    >>> bool(np.allclose(w @ w.T, np.eye(3), atol=1e-6))
+    True
+    """
+
+    def __init__(self, gain: float = 1.0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.gain = gain
+
+    def __call__(self, shape: tuple[int, ...], dtype: Any = None) -> Tensor:
+        shape = tuple(shape)
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape} "
+                             f"of rank {len(shape)}.")
+        rows, columns = math.prod(shape[:-1]), shape[-1]
+        dtype = initializer_dtype(dtype, type(self).__name__)
+        with self.draws():
+            sample = random.normal((max(rows, columns), min(rows, columns)), 0.0, 1.0, dtype)
+        q, r = np.linalg.qr(sample.numpy())     # the factorisation is not a minitape op: no gradient flows here
+        q = q * np.sign(np.diag(r))
+        q = q.T if rows < columns else q
+        return make_constant(self.gain * q.reshape(shape), dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        """Keras' config: ``seed``, then ``gain``.
+
+        >>> import minitape as tf
+        >>> tf.keras.initializers.Orthogonal(gain=2.0).get_config()
+        {'seed': None, 'gain': 2.0}
+        """
+        return {"seed": self.seed, "gain": self.gain}
+
+
 class GlorotNormal(VarianceScaling):
     """Truncated normal with ``stddev = sqrt(2 / (fan_in + fan_out))`` (before truncation: over 0.8796).
 
@@ -225,12 +268,14 @@ class HeUniform(VarianceScaling):
 # Keras 3's snake-case names are the classes themselves.
 zeros, ones, constant, random_normal, random_uniform = Zeros, Ones, Constant, RandomNormal, RandomUniform
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
+orthogonal = Orthogonal
 variance_scaling = VarianceScaling
 
 _BY_NAME: dict[str, type] = {
     "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal, "random_uniform": RandomUniform,
     "uniform": RandomUniform, "normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_normal": HeNormal, "he_uniform": HeUniform, "variance_scaling": VarianceScaling,
+    "orthogonal": Orthogonal, "OrthogonalInitializer": Orthogonal,
 }
 _KNOWN: dict[str, type] = {**_BY_NAME, **{cls.__name__: cls for cls in _BY_NAME.values()}}     # class names too
 
@@ -253,7 +298,7 @@ def get(identifier: str | Callable | None) -> Callable | None:
 
 
 __all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Initializer",
-           "KerasRandomInitializer", "Ones", "RandomNormal",
+           "KerasRandomInitializer", "Ones", "Orthogonal", "RandomNormal",
            "RandomUniform", "VarianceScaling", "Zeros", "compute_fans", "get", "glorot_normal", "glorot_uniform",
-           "he_normal", "he_uniform", "constant", "ones", "random_normal", "random_uniform", "variance_scaling",
+           "he_normal", "he_uniform", "orthogonal", "constant", "ones", "random_normal", "random_uniform", "variance_scaling",
            "zeros"]

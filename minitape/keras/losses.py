@@ -24,6 +24,7 @@ import numpy as np
 from minitape import ops
 from minitape.dialect import nn
 from minitape.core.tensor import Tensor
+from minitape.keras.masking import get_keras_mask, mask_weights
 
 EPSILON = 1e-7
 
@@ -100,6 +101,19 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
     return ops.reduce_mean(ops.square(y_true - y_pred), axis=-1)
 
 
+def masked_mean(losses: Tensor, mask: Tensor) -> Tensor:
+    """The mean of ``losses`` where ``mask`` is True (0 if it is nowhere): Keras 3 averages a sequence's loss
+    over its real steps when the predictions carry a mask (see ``minitape.keras.masking``).
+
+    >>> import minitape as tf
+    >>> masked_mean(tf.constant([[1.0, 3.0, 8.0]]), tf.constant([[True, True, False]])).numpy()
+    np.float32(2.0)
+    """
+    mask = mask_weights(mask, losses)
+    valid = ops.reduce_sum(mask * ops.ones_like(losses))
+    return ops.reduce_sum(losses * mask) / ops.maximum(valid, 1.0)      # no real step: the sum is 0, and so is this
+
+
 class Loss:
     """A loss object: called as ``loss(y_true, y_pred)``, it averages the per-example losses.
 
@@ -113,7 +127,9 @@ class Loss:
 
     def __call__(self, y_true: Any, y_pred: Any) -> Tensor:
         # As Keras: lists and arrays arrive at ``call`` as tensors.
-        return ops.reduce_mean(self.call(ops.as_operand(y_true), ops.as_operand(y_pred)))
+        losses = self.call(ops.as_operand(y_true), ops.as_operand(y_pred))
+        mask = get_keras_mask(y_pred)
+        return ops.reduce_mean(losses) if mask is None else masked_mean(losses, mask)
 
     def call(self, y_true: Any, y_pred: Any) -> Tensor:
         """The loss of each example: what subclasses write.

@@ -19,12 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from minitape import ops
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses
 from minitape.keras.confusion_metrics import Precision, Recall
 from minitape.keras.metric import Metric
 from minitape.keras.losses import same_rank
+from minitape.keras.masking import get_keras_mask, mask_weights
 from minitape.keras.metric import host as _host
 from minitape.keras.naming import snake_case
 
@@ -126,7 +128,10 @@ class MeanMetricWrapper(Mean):
         >>> float(accuracy.result())
         0.25
         """
-        super().update_state(self.fn(y_true, y_pred), sample_weight)
+        values, mask = self.fn(y_true, y_pred), get_keras_mask(y_pred)
+        if mask is not None:          # as Keras 3: a prediction's padding steps do not count
+            sample_weight = mask_weights(mask, ops.as_operand(values), sample_weight)
+        super().update_state(values, sample_weight)
 
 
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:

@@ -10,12 +10,16 @@
 * ``normalization``: ``BatchNormalization``, ``LayerNormalization``;
 * ``merging``: ``Add``;
 * ``reshaping``: ``Flatten``;
-* ``embedding``: ``Embedding``;
 * ``convolutional`` also has ``Conv1D`` and ``Conv2DTranspose``; ``pooling1d``: ``MaxPooling1D``,
   ``AveragePooling1D``, ``GlobalAveragePooling1D``, ``GlobalMaxPooling1D`` (and short names);
 * ``attention``: ``MultiHeadAttention``, ``Attention``;
 * ``advanced_activations``: ``Softmax``, ``LeakyReLU``, ``PReLU``;
-* ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``.
+* ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``;
+* ``embedding``: ``Embedding`` (with ``mask_zero``, a mask for the layers after it: see ``minitape.keras.masking``);
+* ``recurrent_cells``: ``SimpleRNNCell``, ``GRUCell``, ``LSTMCell`` (one time step);
+* ``recurrent``: ``RNN`` (a cell looped over the time steps);
+* ``rnn_layers``: ``SimpleRNN``, ``GRU``, ``LSTM``;
+* ``wrappers``: ``Bidirectional``, ``TimeDistributed``.
 
 Both spellings of the import work, as with Keras:
 
@@ -35,6 +39,10 @@ from minitape.keras.layers.normalization import BatchNormalization, LayerNormali
 from minitape.keras.layers.pooling import (AveragePooling2D, AvgPool2D, GlobalAveragePooling2D, GlobalAvgPool2D,
                                           GlobalMaxPool2D, GlobalMaxPooling2D, MaxPool2D, MaxPooling2D)
 from minitape.keras.layers.reshaping import Flatten
+from minitape.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from minitape.keras.layers.recurrent import RNN
+from minitape.keras.layers.rnn_layers import GRU, LSTM, SimpleRNN
+from minitape.keras.layers.wrappers import Bidirectional, TimeDistributed
 
 __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout",
            "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalMaxPooling2D",
@@ -48,3 +56,5 @@ from minitape.keras.layers.reshaping2d import UpSampling2D, ZeroPadding2D
 __all__ += ["Attention", "AveragePooling1D", "AvgPool1D", "Conv1D", "Conv2DTranspose", "GlobalAveragePooling1D",
             "GlobalAvgPool1D", "GlobalMaxPool1D", "GlobalMaxPooling1D", "LeakyReLU", "MaxPool1D", "MaxPooling1D",
             "MultiHeadAttention", "PReLU", "Softmax", "UpSampling2D", "ZeroPadding2D"]
+__all__ += ["Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell",
+            "TimeDistributed"]

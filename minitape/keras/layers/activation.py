@@ -30,6 +30,8 @@ class Dropout(Layer):
     [0.0, 2.0]
     """
 
+    supports_masking = True      # a mask on the input reaches the output, as in Keras 3
+
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(rate, int | float) or not 0 <= rate < 1:
@@ -62,6 +64,8 @@ class ReLU(Layer):
     array([0., 2.], dtype=float32)
     """
 
+    supports_masking = True      # a mask on the input reaches the output, as in Keras 3
+
     def call(self, inputs: Tensor) -> Tensor:
         """``max(inputs, 0)``, entry by entry.
 
@@ -79,6 +83,8 @@ class Activation(Layer):
     >>> tf.keras.layers.Activation("relu")(tf.constant([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)
     """
+
+    supports_masking = True      # a mask on the input reaches the output, as in Keras 3
 
     def __init__(self, activation: str | Callable, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -64,6 +64,8 @@ class Dense(Layer):
     <minitape.Tensor: shape=(1, 2), dtype=float32, numpy=array([[6., 6.]], dtype=float32)>
     """
 
+    supports_masking = True      # a mask on the input reaches the output, as in Keras 3
+
     def __init__(self, units: int, activation: str | Callable | None = None, use_bias: bool = True,
                  kernel_initializer: str | Callable = "glorot_uniform", bias_initializer: str | Callable = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,

@@ -33,7 +33,7 @@ class Embedding(Layer):
     casts_inputs = False                 # ids stay integers
 
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer: str | Callable = "uniform",
-                 **kwargs: Any) -> None:
+                 mask_zero: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -41,6 +41,7 @@ class Embedding(Layer):
                                  f"(of type {type(value).__name__}).")
         self.input_dim, self.output_dim = input_dim, output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.mask_zero = self.supports_masking = bool(mask_zero)     # id 0 is padding: the layers after skip it
 
     def build(self, input_shape: Any = None) -> None:
         """Create ``embeddings``, ``(input_dim, output_dim)``.
@@ -71,3 +72,14 @@ class Embedding(Layer):
         if ids.dtype not in (dtypes.int32, dtypes.int64):
             ids = ops.cast(ids, dtypes.int32)
         return ops.gather(self.embeddings, ids)
+
+    def compute_mask(self, inputs: Any, previous_mask: Any = None) -> Tensor | None:
+        """With ``mask_zero``, True where the id is not 0 (the padding id); otherwise None.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Embedding(4, 2, mask_zero=True).compute_mask(tf.constant([[2, 0]])).numpy()
+        array([[ True, False]])
+        """
+        if not self.mask_zero:
+            return None
+        return ops.not_equal(ops.as_operand(inputs), 0)

@@ -33,6 +33,7 @@ from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
 from minitape.keras.keras_tensor import is_symbolic, symbolic_call
+from minitape.keras.masking import get_keras_mask, set_keras_mask
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.naming import unique_name
 from minitape.keras.variables import KerasVariable
@@ -59,6 +60,18 @@ def takes_training(cls: type) -> bool:
     return accepts_keyword(cls.call, "training", or_any_keyword=True)
 
 
+@functools.cache
+def takes_mask(cls: type) -> bool:
+    """Whether a layer class's ``call`` names a ``mask`` argument (Keras fills it from the input's mask).
+
+    >>> import minitape as tf
+    >>> from minitape.keras.layers.layer import takes_mask
+    >>> takes_mask(tf.keras.layers.LSTM), takes_mask(tf.keras.layers.Dense)
+    (True, False)
+    """
+    return accepts_keyword(cls.call, "mask")
+
+
 class Layer(WeightHolder):
     """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute.
 
@@ -74,6 +87,7 @@ class Layer(WeightHolder):
     """
 
     casts_inputs = True          # integer inputs become float32 (Embedding, which takes indices, says False)
+    supports_masking = False     # whether the mask of the input is passed on to the output (see ``minitape.keras.masking``)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -147,6 +161,10 @@ class Layer(WeightHolder):
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if is_symbolic((inputs, args, kwargs)):       # building a functional model: see ``keras_tensor``
             return symbolic_call(self, inputs, args, kwargs)
+        previous_mask = _mask_of(inputs)
+        if "mask" not in kwargs and takes_mask(type(self)) and not nest.is_nested(inputs):
+            if previous_mask is not None:            # as Keras: one input tensor's mask reaches `call(mask=)`
+                kwargs["mask"] = previous_mask
         if self.casts_inputs:
             inputs = nest.pack_sequence_as(inputs, [self._input(x) for x in nest.flatten(inputs)])
         if not _context.calling:
@@ -166,9 +184,32 @@ class Layer(WeightHolder):
         finally:
             _context.training = outer
         self._regularize_activity(outputs)
+        if self.supports_masking:
+            self._set_masks(inputs, outputs, previous_mask)
         self.output_shape = nest.pack_sequence_as(outputs, [(None, *x.shape[1:]) if isinstance(x, Tensor) else None
                                                             for x in nest.flatten(outputs)])
         return outputs
+
+    def compute_mask(self, inputs: Any, previous_mask: Any) -> Any:
+        """The mask of the outputs, for a layer that ``supports_masking``: the input's, unless overridden.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Layer().compute_mask(tf.ones((1, 2)), None) is None
+        True
+        """
+        return previous_mask
+
+    def _set_masks(self, inputs: Any, outputs: Any, previous_mask: Any) -> None:
+        """Hang ``compute_mask``'s masks on the outputs that have none yet, as Keras 3 does."""
+        flat_outputs = nest.flatten(outputs)
+        if all(get_keras_mask(x) is not None for x in flat_outputs):
+            return
+        masks = self.compute_mask(inputs, previous_mask)
+        if masks is None:
+            return
+        for x, mask in zip(flat_outputs, nest.flatten(masks) if nest.is_nested(masks) else [masks]):
+            if mask is not None and get_keras_mask(x) is None:
+                set_keras_mask(x, mask)
 
     def _in_own_call(self) -> bool:
         """Whether this layer's own call is the one running (its first call builds it)."""
@@ -320,6 +361,14 @@ def _weight_arguments(args: tuple, shape: Any, initializer: Any, dtype: Any) -> 
             raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
         given[key] = value
     return given["shape"], given["initializer"], given["dtype"]
+
+
+def _mask_of(inputs: Any) -> Any:
+    """The mask of a tensor; for a structure of them, the list of their masks (None when none has one)."""
+    if not nest.is_nested(inputs):
+        return get_keras_mask(inputs)
+    masks = [get_keras_mask(x) for x in nest.flatten(inputs)]
+    return masks if any(m is not None for m in masks) else None
 
 
 def _as_float(x: Any) -> Any:

@@ -150,6 +150,8 @@ class LayerNormalization(Layer):
            [-1.,  1.]], dtype=float32)
     """
 
+    supports_masking = True      # a mask on the input reaches the output, as in Keras 3
+
     def __init__(self, axis: int | list[int] = -1, epsilon: float = 1e-3, center: bool = True, scale: bool = True,
                  beta_initializer: str | Callable = "zeros", gamma_initializer: str | Callable = "ones",
                  **kwargs: Any) -> None:

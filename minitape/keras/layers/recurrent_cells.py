@@ -1,0 +1,264 @@
+"""The RNN cells: one time step of a recurrent network, ``output, new_states = cell(x_t, states)``.
+
+A cell knows nothing of time: ``RNN`` (in ``recurrent``) calls it once per step, handing each
+step's states to the next.  Each cell has Keras 3's weights, in Keras' order: ``kernel``
+(input to gates), ``recurrent_kernel`` (state to gates) and ``bias``; the gates sit side by
+side along the last axis (GRU: update ``z``, reset ``r``, candidate ``h``; LSTM: input ``i``,
+forget ``f``, cell ``c``, output ``o``).
+
+>>> import minitape as tf
+>>> cell = tf.keras.layers.LSTMCell(2)
+>>> h, (h_again, c) = cell(tf.ones((1, 3)), [tf.zeros((1, 2)), tf.zeros((1, 2))])
+>>> [(v.name, tuple(v.shape)) for v in cell.weights]
+[('kernel', (3, 8)), ('recurrent_kernel', (2, 8)), ('bias', (8,))]
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minitape import ops
+from minitape.core.tensor import Tensor
+from minitape.dialect import nn
+from minitape.keras import activations, constraints, initializers, regularizers
+from minitape.keras.layers.layer import Layer
+
+
+class DropoutCell(Layer):
+    """What the three cells share: their options, their three weights, and dropout masks.
+
+    With ``dropout`` (on the step's input) or ``recurrent_dropout`` (on the previous state), a
+    training call multiplies by a mask drawn once per sequence (``RNN`` draws it before the
+    first step and forgets it after the last), the same mask at every step, as Keras does.
+
+    >>> import minitape as tf
+    >>> cell = tf.keras.layers.SimpleRNNCell(3, dropout=0.5)
+    >>> cell.state_size, cell.output_size
+    (3, 3)
+    """
+
+    gates = 1                 # how many blocks of ``units`` columns the kernels hold
+
+    def __init__(self, units: int, activation: str | Callable | None = "tanh", use_bias: bool = True,
+                 kernel_initializer: Any = "glorot_uniform", recurrent_initializer: Any = "orthogonal",
+                 bias_initializer: Any = "zeros", kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Any = None, kernel_constraint: Any = None, recurrent_constraint: Any = None,
+                 bias_constraint: Any = None, dropout: float = 0.0, recurrent_dropout: float = 0.0,
+                 seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if isinstance(units, bool) or not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
+                             f"{units}.")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer, self.recurrent_regularizer, self.bias_regularizer = (
+            regularizers.get(r) for r in (kernel_regularizer, recurrent_regularizer, bias_regularizer))
+        self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
+            constraints.get(c) for c in (kernel_constraint, recurrent_constraint, bias_constraint))
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.seed = seed
+        self.state_size = self.output_size = units
+        self._dropout_masks: dict[str, Tensor | None] = {}
+
+    def build(self, input_shape: tuple) -> None:
+        """Make ``kernel`` (input features by gates), ``recurrent_kernel`` (units by gates) and ``bias``.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.GRUCell(2, reset_after=False)
+        >>> cell.build((None, 5))
+        >>> [tuple(v.shape) for v in cell.weights]
+        [(5, 6), (2, 6), (6,)]
+        """
+        width = self.gates * self.units
+        self.kernel = self.add_weight((input_shape[-1], width), self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.recurrent_kernel = self.add_weight((self.units, width), self.recurrent_initializer,
+                                                name="recurrent_kernel", regularizer=self.recurrent_regularizer,
+                                                constraint=self.recurrent_constraint)
+        self.bias = self.add_weight(self._bias_shape(), self._bias_initializer(), name="bias",
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
+
+    def _bias_shape(self) -> tuple[int, ...]:
+        return (self.gates * self.units,)
+
+    def _bias_initializer(self) -> Callable:
+        return self.bias_initializer
+
+    def get_initial_state(self, batch_size: int) -> list[Tensor]:
+        """Zeros, one ``(batch_size, units)`` tensor per state.
+
+        >>> import minitape as tf
+        >>> [s.shape for s in tf.keras.layers.LSTMCell(4).get_initial_state(2)]
+        [TensorShape([2, 4]), TensorShape([2, 4])]
+        """
+        sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
+        return [ops.zeros((batch_size, size)) for size in sizes]
+
+    def _dropped(self, x: Tensor, which: str, training: bool | None) -> Tensor:
+        """``x`` times this sequence's dropout mask ``which`` ("input" or "recurrent"), when training."""
+        rate = self.dropout if which == "input" else self.recurrent_dropout
+        if not training or not 0.0 < rate < 1.0:
+            return x
+        if self._dropout_masks.get(which) is None:
+            self._dropout_masks[which] = nn.dropout(ops.ones_like(x), rate, seed=self.seed)
+        return x * self._dropout_masks[which]
+
+    def reset_dropout_masks(self) -> None:
+        """Forget the masks: the next sequence draws its own (``RNN`` calls this after the last step).
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.SimpleRNNCell(2, dropout=0.5)
+        >>> _ = cell(tf.ones((1, 3)), [tf.zeros((1, 2))], training=True)
+        >>> len(cell._dropout_masks)
+        1
+        >>> cell.reset_dropout_masks()
+        >>> cell._dropout_masks
+        {}
+        """
+        self._dropout_masks = {}
+
+
+class SimpleRNNCell(DropoutCell):
+    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``; the output is the new state.
+
+    >>> import minitape as tf
+    >>> cell = tf.keras.layers.SimpleRNNCell(2, kernel_initializer="ones", recurrent_initializer="ones")
+    >>> out, [state] = cell(tf.constant([[0.5]]), [tf.constant([[0.0, 0.0]])])
+    >>> out.numpy().round(4)                        # tanh(0.5)
+    array([[0.4621, 0.4621]], dtype=float32)
+    """
+
+    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step: the new state, as the output and as the list of states.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.SimpleRNNCell(1, activation="linear", kernel_initializer="ones",
+        ...                                      recurrent_initializer="ones")
+        >>> cell.build((None, 1))
+        >>> cell.call(tf.constant([[2.0]]), [tf.constant([[3.0]])])[0].numpy()
+        array([[5.]], dtype=float32)
+        """
+        previous = states[0] if isinstance(states, list | tuple) else states
+        h = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
+        if self.bias is not None:
+            h = h + self.bias
+        output = h + ops.matmul(self._dropped(previous, "recurrent", training), self.recurrent_kernel)
+        if self.activation is not None:
+            output = self.activation(output)
+        return output, [output] if isinstance(states, list | tuple) else output
+
+
+class GRUCell(DropoutCell):
+    """A gated recurrent unit: ``h = z * h_prev + (1 - z) * candidate``, with the update gate ``z`` and the
+    reset gate ``r`` in (0, 1).  Keras 3's default ``reset_after=True`` applies ``r`` after the recurrent
+    matmul and keeps two biases (input and recurrent), so ``bias`` is ``(2, 3 * units)``.
+
+    >>> import minitape as tf
+    >>> cell = tf.keras.layers.GRUCell(2)
+    >>> _ = cell(tf.ones((1, 3)), [tf.zeros((1, 2))])
+    >>> [tuple(v.shape) for v in cell.weights]
+    [(3, 6), (2, 6), (2, 6)]
+    """
+
+    gates = 3
+
+    def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
+                 reset_after: bool = True, **kwargs: Any) -> None:
+        super().__init__(units, activation, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.reset_after = reset_after
+
+    def _bias_shape(self) -> tuple[int, ...]:
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step: ``z * h_prev + (1 - z) * candidate``, as the output and as the list of states.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.GRUCell(2, kernel_initializer="zeros", recurrent_initializer="zeros")
+        >>> cell.build((None, 1))
+        >>> cell.call(tf.constant([[1.0]]), [tf.constant([[4.0, 2.0]])])[0].numpy()    # z = 1/2, candidate 0
+        array([[2., 1.]], dtype=float32)
+        """
+        previous = states[0] if isinstance(states, list | tuple) else states
+        n = self.units
+        input_bias = recurrent_bias = None
+        if self.bias is not None:
+            input_bias, recurrent_bias = (self.bias[0], self.bias[1]) if self.reset_after else (self.bias, None)
+        x = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
+        if input_bias is not None:
+            x = x + input_bias
+        h = self._dropped(previous, "recurrent", training)
+        if self.reset_after:
+            inner = ops.matmul(h, self.recurrent_kernel)
+            if recurrent_bias is not None:
+                inner = inner + recurrent_bias
+        else:
+            inner = ops.matmul(h, self.recurrent_kernel[:, :2 * n])
+        z = self.recurrent_activation(x[:, :n] + inner[:, :n])
+        r = self.recurrent_activation(x[:, n:2 * n] + inner[:, n:2 * n])
+        if self.reset_after:
+            recurrent_h = r * inner[:, 2 * n:]
+        else:
+            recurrent_h = ops.matmul(r * h, self.recurrent_kernel[:, 2 * n:])
+        candidate = self.activation(x[:, 2 * n:] + recurrent_h)
+        new = z * previous + (1 - z) * candidate
+        return new, [new] if isinstance(states, list | tuple) else new
+
+
+class LSTMCell(DropoutCell):
+    """A long short-term memory unit: two states, the output ``h`` and the carry ``c``.
+    ``c = f * c_prev + i * activation(...)``, ``h = o * activation(c)``, with the gates ``i, f, o`` in (0, 1).
+    ``unit_forget_bias`` (the default) starts the forget gate's bias at 1, so the carry is kept at first.
+
+    >>> import minitape as tf
+    >>> cell = tf.keras.layers.LSTMCell(1)
+    >>> cell.build((None, 2))
+    >>> cell.bias.numpy()                    # i, f, c, o
+    array([0., 1., 0., 0.], dtype=float32)
+    """
+
+    gates = 4
+
+    def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
+                 unit_forget_bias: bool = True, **kwargs: Any) -> None:
+        super().__init__(units, activation, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.unit_forget_bias = unit_forget_bias
+        self.state_size = [units, units]
+
+    def _bias_initializer(self) -> Callable:
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        n, init = self.units, self.bias_initializer
+        return lambda shape, dtype=None: ops.concat([init((n,), dtype), ops.ones((n,), dtype), init((2 * n,), dtype)],
+                                                    axis=0)
+
+    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, list[Tensor]]:
+        """One step from ``states = [h, c]``: the output ``h`` and the new ``[h, c]``.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.LSTMCell(1, kernel_initializer="zeros", recurrent_initializer="zeros")
+        >>> cell.build((None, 1))
+        >>> h, (_, c) = cell.call(tf.constant([[1.0]]), [tf.zeros((1, 1)), tf.constant([[2.0]])])
+        >>> round(float(c[0, 0]), 4)                   # the forget gate sigmoid(1) keeps 73% of the carry
+        1.4621
+        """
+        h_previous, c_previous = states[0], states[1]
+        z = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
+        z = z + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
+        if self.bias is not None:
+            z = z + self.bias
+        n = self.units
+        i = self.recurrent_activation(z[:, :n])
+        f = self.recurrent_activation(z[:, n:2 * n])
+        c = f * c_previous + i * self.activation(z[:, 2 * n:3 * n])
+        o = self.recurrent_activation(z[:, 3 * n:])
+        h = o * self.activation(c)
+        return h, [h, c]
