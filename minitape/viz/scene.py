@@ -77,7 +77,7 @@ class Scene:
         self._entries: dict[int, str] = {}      # an entry of the user's tapes: id(entry) -> node key
         self._reserved: dict[int, str] = {}     # a call known before it is recorded (checkpoint_chain)
         self._slots: dict[tuple, str] = {}      # (run, kind, k) -> node key: recomputations reuse their nodes
-        self._pending: Local | None = None      # a recomputation started; its local tape not yet seen
+        self._pending: Local | None = None      # a checkpoint_chain step started; its tape not yet seen
         self._locals: dict[int, Local] = {}     # id(local tape) -> its recomputation
         self._passes: dict[int, dict[int, Any]] = {}    # id(tape) -> gradients flowing into its leaves so far
         self._made = {"v": 0, "o": 0}          # node keys handed out: v0, v1...; o0, o1...
@@ -134,15 +134,18 @@ class Scene:
             handler(**event.data)
 
     def _scope(self, tape: Any) -> Local | None:
-        """The recomputation ``tape`` records for, claiming the one just started; None for the user's tapes."""
+        """The recomputation ``tape`` records for (a chain's step claims the first new tape); None for the user's."""
         local = self._locals.get(id(tape))
         if local is None and self._pending is not None and not self.tapes.knows(tape):
             local, self._pending = self._pending, None
-            self._locals[id(tape)] = local
-            self.tapes.add(tape, local.label, local=True)
+            self._add_local(tape, local)
         elif local is None:
             self.tapes.add(tape)
         return local
+
+    def _add_local(self, tape: Any, local: Local) -> None:
+        self._locals[id(tape)] = local
+        self.tapes.add(tape, local.label, local=True)
 
     def _on_watch(self, tape: Any, tensor: Any, memory: dict) -> None:
         local = self._scope(tape)
@@ -303,20 +306,21 @@ class Scene:
             let_go = memory["current"] == 0 and held
             self.said = "gradient done" + (f": the tape let go of what it held ({held:,} bytes)" if let_go else "")
 
-    def _on_recompute_start(self, function: str, entry: Any, memory: Any = None) -> None:
+    def _on_recompute_start(self, function: str, entry: Any, tape: Any, memory: dict) -> None:
         key = self._key_of(entry)
         # The local tape watches a fresh copy of each floating argument, in order (the arguments
         # come first among the inputs, then the variables read, which it watches themselves).
         copies = [self._ids.get(i) or self._local_key(i) for i, spec in zip(entry.inputs, entry.input_specs())
                   if spec.dtype.is_floating]
-        self._pending = Local(key, key, [c for c in copies if c is not None], label=f"local tape ({short(function)})")
+        self._add_local(tape, Local(key, key, [c for c in copies if c is not None],
+                                    label=f"local tape ({short(function)})"))
+        self.tapes.remember(tape, memory)
         if key is not None:
             self._cluster(key, "cluster")
             self._set_current(key)
         self.said = f"recomputing {short(function)}: its ops run again, recorded on a local tape"
 
     def _on_recompute_end(self, function: str, entry: Any, tape: Any, memory: Any = None) -> None:
-        self._scope(tape)
         self.tapes.remember(tape, memory)
         self.said = (f"recomputed {short(function)}: its local tape holds {self.tapes.held(tape):,} bytes; "
                      f"now differentiating the recomputation")
