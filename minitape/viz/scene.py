@@ -111,11 +111,11 @@ class Scene:
         >>> [op.name for op in tf.viz.Scene.of_tape(tape).ops.values()]
         ['exp', 'sin']
         """
-        scene = cls.named(names)
-        held, entries = HeldMemory(tape.first_id), tape.entries()
-        for k, entry in enumerate(entries):      # what memory_info() said after each entry was recorded
-            held.count(entries[:k + 1])
-            scene.apply(Event("op", {"tape": tape, "entry": entry, "memory": held.as_dict()}))
+        scene, held, recorded = cls.named(names), HeldMemory(tape.first_id), []
+        for entry in tape.entries():             # what memory_info() said after each entry was recorded:
+            recorded.append(entry)
+            held.count(recorded)                 # counts the entries added since its last count, here one
+            scene._on_op(tape, entry, held.as_dict())     # as apply(Event("op", ...)) would, for one tape
         scene.current = None                     # a tape drawn whole: no step is in progress
         return scene
 
@@ -137,15 +137,12 @@ class Scene:
         """The recomputation ``tape`` records for (a chain's step claims the first new tape); None for the user's."""
         local = self._locals.get(id(tape))
         if local is None and self._pending is not None and not self.tapes.knows(tape):
-            local, self._pending = self._pending, None
-            self._add_local(tape, local)
+            local = self._locals[id(tape)] = self._pending
+            self._pending = None
+            self.tapes.add(tape, local.label, local=True)
         elif local is None:
             self.tapes.add(tape)
         return local
-
-    def _add_local(self, tape: Any, local: Local) -> None:
-        self._locals[id(tape)] = local
-        self.tapes.add(tape, local.label, local=True)
 
     def _on_watch(self, tape: Any, tensor: Any, memory: dict) -> None:
         local = self._scope(tape)
@@ -312,8 +309,8 @@ class Scene:
         # come first among the inputs, then the variables read, which it watches themselves).
         copies = [self._ids.get(i) or self._local_key(i) for i, spec in zip(entry.inputs, entry.input_specs())
                   if spec.dtype.is_floating]
-        self._add_local(tape, Local(key, key, [c for c in copies if c is not None],
-                                    label=f"local tape ({short(function)})"))
+        local = self._locals[id(tape)] = Local(key, key, [c for c in copies if c], f"local tape ({short(function)})")
+        self.tapes.add(tape, local.label, local=True)
         self.tapes.remember(tape, memory)
         if key is not None:
             self._cluster(key, "cluster")
