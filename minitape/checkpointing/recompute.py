@@ -98,7 +98,7 @@ def call_checkpointed(f: Callable, args: tuple, kwargs: dict, takes_flag: bool =
         result = f(*args, **with_flag(kwargs, takes_flag, False))
     outputs = [wrap(t._value) for t in output_tensors(result, f)]     # new ids: the entry's outputs
     entry = None
-    if state.tapes:         # none inside another checkpoint's forward pass: recomputing a nest makes many such calls
+    if state.tapes:                           # none recording inside another checkpoint's forward pass
         entry = RecomputeEntry(f, args, kwargs, takes_flag, first, outputs, layout(result), check_values)
         entry.announce_reads()                # first.variables: every trainable variable f read
         record(entry)
