@@ -1,4 +1,5 @@
 """Events, pictures and the player: exact event sequences, DOT snapshots, safety, scale."""
+import json
 import os
 import re
 from pathlib import Path
@@ -111,6 +112,26 @@ def test_hostile_names_and_prints_stay_text(capsys):
     assert "<script>" not in svg and "&lt;script&gt;" in svg   # ...and the SVG shows it as text
     page = events.player().to_html()
     assert "<script>alert" not in page and "&lt;script&gt;alert(&quot;x&quot;)" in page
+
+
+def test_a_lone_surrogate_in_a_name_is_shown_on_the_page_as_in_the_svg(tmp_path, capsys):
+    x, v = tf.constant(3.0), tf.Variable(2.0, name="v\udc80")
+    with tf.events.timeline(names={"x\ud800": x}) as events:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            tf.print("smile \U0001F600")
+            y = x * v
+        tape.gradient(y, x)
+    player = events.player()
+    page = player.to_html()
+    page.encode("utf-8")                                       # no UnicodeEncodeError
+    player.save(tmp_path / "tour.html")
+    data = json.loads(re.search(r"var data = (\{.*?\}), frames", page).group(1))
+    assert "x\\ud800" in data["frames"][-1]["s"] or any("x\\ud800" in f["s"] for f in data["frames"])
+    assert "x\\ud800" in events.scene().to_svg()            # the same text as the picture's
+    # The trace is cut where JavaScript counts (an emoji is two UTF-16 units).
+    assert data["trace"][:data["frames"][-1]["t"]] == "smile \U0001F600\n"
+    assert data["frames"][-1]["t"] == len("smile \U0001F600\n") + 1
 
 
 def test_long_tapes_fold_into_a_readable_picture():

@@ -20,9 +20,9 @@ to a custom gradient.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import inspect
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -82,40 +82,26 @@ class _Recomputation(threading.local):
 
 _recomputation = _Recomputation()
 
-# Settings a recomputation must see as its forward pass saw them, such as Keras' training mode, which
-# an outer layer's call sets for the layers inside it: (read, write) pairs, registered from above.
-_CONTEXTS: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
+def context_snapshot() -> contextvars.Context:
+    """Every setting held in a ``contextvars.ContextVar``, as it is now: a checkpoint keeps this with its call.
 
+    Nothing registers a setting: a library that keeps one in a ``ContextVar`` (Keras'
+    training mode does) has it saved with each checkpointed call and restored while
+    [`recomputing`][minitape.checkpointing.call.recomputing].
 
-def register_context(read: Callable[[], Any], write: Callable[[Any], None]) -> Callable[[], None]:
-    """Have checkpoints save a setting with each call (``read()``) and restore it while recomputing (``write``).
-
-    Returns a function that undoes the registration.
-
-    >>> from minitape.checkpointing.call import context_snapshot, recomputing, register_context
-    >>> mode = {"training": True}
-    >>> undo = register_context(lambda: mode["training"], lambda value: mode.update(training=value))
-    >>> saved = context_snapshot()                       # a checkpoint's forward pass takes this...
-    >>> mode["training"] = None
-    >>> with recomputing(saved):                         # ...and its recomputation runs in it
-    ...     mode["training"]
-    True
-    >>> mode["training"], undo()
-    (None, None)
+    >>> import contextvars
+    >>> from minitape.checkpointing.call import context_snapshot, recomputing
+    >>> mode = contextvars.ContextVar("mode", default="inference")
+    >>> token = mode.set("training")
+    >>> saved = context_snapshot()                 # a checkpoint's forward pass takes this...
+    >>> mode.reset(token)
+    >>> with recomputing(saved):                   # ...and its recomputation runs in it
+    ...     mode.get()
+    'training'
+    >>> mode.get()
+    'inference'
     """
-    pair = (read, write)
-    _CONTEXTS.append(pair)
-    return lambda: _CONTEXTS.remove(pair)
-
-
-def context_snapshot() -> list[Any]:
-    """The registered settings as they are now (a checkpoint keeps this with its call).
-
-    >>> from minitape.checkpointing.call import context_snapshot
-    >>> isinstance(context_snapshot(), list)
-    True
-    """
-    return [read() for read, _ in _CONTEXTS]
+    return contextvars.copy_context()
 
 
 def is_recomputing() -> bool:
@@ -143,25 +129,23 @@ def is_recomputing() -> bool:
 
 
 @contextlib.contextmanager
-def recomputing(context: list[Any] | None = None) -> Iterator[None]:
-    """Inside the block, ``is_recomputing`` is true and the settings of ``context`` (a
-    ``context_snapshot`` taken on the forward pass) are back: checkpoints run their functions again in it.
+def recomputing(context: contextvars.Context | None = None) -> Iterator[None]:
+    """Inside the block, ``is_recomputing`` is true and every ``ContextVar`` holds its value in ``context``
+    (a ``context_snapshot`` taken on the forward pass): checkpoints run their functions again in it.
 
     >>> from minitape.checkpointing.call import is_recomputing, recomputing
     >>> with recomputing():
     ...     is_recomputing()
     True
     """
-    now = context_snapshot()
-    for (_, write), value in zip(_CONTEXTS, context or now):
-        write(value)
+    restored = [(var, var.set(value)) for var, value in (context or {}).items()]
     _recomputation.depth += 1
     try:
         yield
     finally:
         _recomputation.depth -= 1
-        for (_, write), value in zip(_CONTEXTS, now):
-            write(value)
+        for var, token in reversed(restored):
+            var.reset(token)
 
 
 def output_tensors(result: Any, f: Callable) -> list[Tensor]:
@@ -252,51 +236,3 @@ def layout(result: Any) -> str:
         return "·"
     kind = "" if type(result) in (dict, list, tuple) else type(result).__name__     # a namedtuple, say
     return f"{kind}{brackets[0]}{', '.join(inside)}{brackets[1]}"
-
-
-#: Frames of Python's stack that one level of nested checkpointed calls may take: the
-#: wrapper's own (one on the way forward; ``gradient``, ``backprop`` and the entry's
-#: ``backward`` on the way back) and a few for the user's function.
-FRAMES_PER_LEVEL = 8
-#: The most frames lent at once, on all threads: enough for a nest 2,000 levels deep.  Beyond
-#: it a runaway nest meets Python's RecursionError, before it could overflow the C stack.
-MOST_FRAMES_LENT = 16_000
-_lending = threading.Lock()
-_lent = 0
-
-
-class room_for_one_more_level:
-    """Raise Python's recursion limit by ``FRAMES_PER_LEVEL`` while the ``with`` block runs.
-
-    Checkpointed functions that call checkpointed functions recurse, and that recursion is
-    the user's (each level's function calls the next); the wrapper, and the backward pass
-    that recomputes each level, add frames of their own.  So that a nest can be deeper than
-    Python's default limit of 1,000 frames allows (a 1,000-level nest takes about 2,000
-    frames forward, 3,000 backward), each level lends the stack room for its frames while
-    it runs, and gives it back when it returns, up to ``MOST_FRAMES_LENT``.  Threads lend
-    and give back their own room: the limit is only raised by what the levels running need.
-
-    >>> import sys
-    >>> from minitape.checkpointing.call import FRAMES_PER_LEVEL, room_for_one_more_level
-    >>> before = sys.getrecursionlimit()
-    >>> with room_for_one_more_level():
-    ...     sys.getrecursionlimit() - before == FRAMES_PER_LEVEL
-    True
-    >>> sys.getrecursionlimit() == before
-    True
-    """
-
-    # A class, not a @contextmanager generator: it is entered twice per level and recomputation
-    # makes a nest of depth n enter it about n²/2 times.
-    def __enter__(self) -> None:
-        global _lent
-        with _lending:
-            self.frames = FRAMES_PER_LEVEL if _lent + FRAMES_PER_LEVEL <= MOST_FRAMES_LENT else 0
-            _lent += self.frames
-            sys.setrecursionlimit(sys.getrecursionlimit() + self.frames)
-
-    def __exit__(self, *exc_info: Any) -> None:
-        global _lent
-        with _lending:
-            _lent -= self.frames
-            sys.setrecursionlimit(sys.getrecursionlimit() - self.frames)

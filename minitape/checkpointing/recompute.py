@@ -26,14 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import arrays, events, nest, random
-from minitape.core.state import record, state, stop_recording, watch_variable_reads
+from minitape.core import arrays, events, nest
+from minitape.core.state import record, state
 from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.autodiff.requests import UnconnectedGradients
 from minitape.autodiff.tape import GradientTape
-from minitape.checkpointing.call import (CallEntry, accepts_keyword, context_snapshot, copy_metadata, layout,
-                                         name_of, output_tensors, recomputing, room_for_one_more_level,
-                                         trainable_read)
+from minitape.checkpointing.call import CallEntry, accepts_keyword, copy_metadata, layout, name_of, output_tensors
+from minitape.checkpointing.replay import FirstRun, replaying, room_for_one_more_level, untraced
 from minitape.ops import identity
 
 
@@ -74,29 +73,47 @@ def recompute_grad(f: Callable, *, check_values: bool = False) -> Callable:
                         f"got {type(f).__name__} {f!r}.")
     takes_flag = accepts_keyword(f, "is_recomputing")
 
-    def flagged(kwargs: dict, recomputing: bool) -> dict:
-        return {**kwargs, "is_recomputing": recomputing} if takes_flag else kwargs
-
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
-        events.emit("checkpoint_enter", function=name_of(f))
-        with stop_recording(), watch_variable_reads() as read, random.replay(random.Source()) as source, \
-                room_for_one_more_level():
-            result = f(*args, **flagged(kwargs, False))       # called from here: one frame per level of nesting
-        outputs = [wrap(t._value) for t in output_tensors(result, f)]     # new ids: the entry's outputs
-        entry = None
-        # No tape records a call made inside another checkpoint's forward pass (the tapes are paused
-        # there), and a nest of depth n makes about n²/2 such calls while it recomputes: make no entry.
-        if state.tapes:
-            # Every trainable variable read counts, passed ones too: f may also read one it was passed.
-            entry = RecomputeEntry(f, flagged, args, kwargs, trainable_read(read), outputs, layout(result),
-                                   source.seed, check_values)
-            entry.announce_reads()
-            record(entry)
-        events.emit("checkpoint_leave", function=name_of(f), entry=entry)
-        return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
+        return call_checkpointed(f, args, kwargs, takes_flag, check_values)
 
     copy_metadata(checkpointed, f)
     return checkpointed
+
+
+def call_checkpointed(f: Callable, args: tuple, kwargs: dict, takes_flag: bool = False,
+                      check_values: bool = False) -> Any:
+    """The forward pass of a checkpointed call: run ``f`` untraced, record one entry for the whole call.
+
+    >>> import minitape as tf
+    >>> from minitape.checkpointing.recompute import call_checkpointed
+    >>> x = tf.constant(2.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = call_checkpointed(tf.square, (x,), {})
+    >>> float(y), [entry.label for entry in tape.entries()]
+    (4.0, ['recompute_grad(square)'])
+    """
+    events.emit("checkpoint_enter", function=name_of(f))
+    with untraced() as first:                 # tapes paused; what running f again needs is noted
+        result = f(*args, **with_flag(kwargs, takes_flag, False))
+    outputs = [wrap(t._value) for t in output_tensors(result, f)]     # new ids: the entry's outputs
+    entry = None
+    if state.tapes:                           # none recording inside another checkpoint's forward pass
+        entry = RecomputeEntry(f, args, kwargs, takes_flag, first, outputs, layout(result), check_values)
+        entry.announce_reads()                # first.variables: every trainable variable f read
+        record(entry)
+    events.emit("checkpoint_leave", function=name_of(f), entry=entry)
+    return nest.pack_sequence_as(result, outputs) if nest.is_nested(result) else outputs[0]
+
+
+def with_flag(kwargs: dict, takes_flag: bool, recomputing: bool) -> dict:
+    """``kwargs``, with ``is_recomputing=recomputing`` added for a function that takes it.
+
+    >>> from minitape.checkpointing.recompute import with_flag
+    >>> with_flag({"a": 1}, True, False), with_flag({"a": 1}, False, False)
+    ({'a': 1, 'is_recomputing': False}, {'a': 1})
+    """
+    return {**kwargs, "is_recomputing": recomputing} if takes_flag else kwargs
 
 
 class RecomputeEntry(CallEntry):
@@ -112,48 +129,51 @@ class RecomputeEntry(CallEntry):
     (1, 0)
     """
 
-    def __init__(self, f: Callable, flagged: Callable, args: tuple, kwargs: dict, variables: list[Variable],
-                 outputs: list[Tensor], result_layout: str, seed: int | None, check_values: bool) -> None:
+    def __init__(self, f: Callable, args: tuple, kwargs: dict, takes_flag: bool, first: FirstRun,
+                 outputs: list[Tensor], result_layout: str, check_values: bool) -> None:
         arg_tensors = [t for t in nest.flatten([args, kwargs]) if isinstance(t, Tensor | Variable)]
-        super().__init__(arg_tensors, variables, outputs)
-        self.function, self._flagged, self.args, self.kwargs = f, flagged, args, kwargs
+        super().__init__(arg_tensors, first.variables, outputs)
+        self.function, self.args, self.kwargs, self.takes_flag = f, args, kwargs, takes_flag
+        self.first = first              # its seed and settings (such as Keras' training mode), for the second run
         self.layout = result_layout
-        self.seed = seed
-        self.context = context_snapshot()          # e.g. Keras' training mode, restored when recomputing
         self.forward_values = [t._value for t in outputs] if check_values else None
         self.label = f"recompute_grad({getattr(f, '__name__', None) or name_of(f)})"
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
-        """Run the function again under a local tape, then differentiate that recomputation.
-
-        The local tape watches a fresh copy of every argument and the variables read,
-        so its gradients are exactly this call's input gradients.
-        """
+        """Run the function again under a local tape, then differentiate that recomputation."""
         upstream = self.upstream(output_grads)
-        events.emit("recompute_start", function=name_of(self.function), entry=self)
-        # One fresh copy per argument position (f(x, x) has two), made before the local tape
-        # records: its gradient then holds only what flows through that argument, and a
-        # variable's own gradient only what flows through f reading it.
+        local = GradientTape()
+        events.emit("recompute_start", function=name_of(self.function), entry=self, tape=local)
+        fresh, args, kwargs = self._fresh_arguments()
+        with room_for_one_more_level():
+            with local:
+                local.watch([t for t in fresh if t.dtype.is_floating] + self.variables)
+                with replaying(self.first):                     # the same random seeds and settings
+                    result = self.function(*args, **kwargs)
+            events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
+            outputs = self._checked(result)
+            grads = local.gradient(outputs, fresh + self.variables, output_gradients=upstream,
+                                   unconnected_gradients=UnconnectedGradients.ZERO)
+        return [g if i in needed else None for g, i in zip(grads, self.inputs)]
+
+    def _fresh_arguments(self) -> tuple[list[Tensor], tuple, dict]:
+        """A fresh copy of each tensor argument, and the call's arguments with the copies in their place.
+
+        One copy per argument position (``f(x, x)`` has two), made before the local tape
+        records: its gradient then holds only what flows through that argument, and a
+        variable's own gradient only what flows through ``f`` reading it.  A function that
+        takes ``is_recomputing`` is told ``True``.
+        """
         fresh = [identity(t) for t in self.arg_tensors]
         copies = iter(fresh)
         leaves = [next(copies) if isinstance(leaf, Tensor | Variable) else leaf
                   for leaf in nest.flatten([self.args, self.kwargs])]
         args, kwargs = nest.pack_sequence_as([self.args, self.kwargs], leaves)
-        with room_for_one_more_level():
-            with GradientTape() as local:
-                local.watch([t for t in fresh if t.dtype.is_floating])
-                local.watch(self.variables)
-                # The forward pass's randomness and settings again; state-holding layers see is_recomputing().
-                with random.replay(random.Source(self.seed)), recomputing(self.context):
-                    result = self.function(*args, **self._flagged(kwargs, True))
-            events.emit("recompute_end", function=name_of(self.function), entry=self, tape=local)
-            outputs = output_tensors(result, self.function)
-            self._check(result, outputs)
-            grads = local.gradient(outputs, fresh + list(self.variables), output_gradients=upstream,
-                                   unconnected_gradients=UnconnectedGradients.ZERO)
-        return [g if i in needed else None for g, i in zip(grads, self.inputs)]
+        return fresh, args, with_flag(kwargs, self.takes_flag, True)
 
-    def _check(self, result: Any, outputs: list[Tensor]) -> None:
+    def _checked(self, result: Any) -> list[Tensor]:
+        """The recomputation's output tensors, once checked to match the forward pass's."""
+        outputs = output_tensors(result, self.function)
         name = name_of(self.function)
         if layout(result) != self.layout:
             raise RecomputeMismatchError(
@@ -171,6 +191,7 @@ class RecomputeEntry(CallEntry):
                 # A debugging check: compared on the host, with NumPy's NaN-aware equality.
                 if not np.array_equal(arrays.to_numpy(before), arrays.to_numpy(t._value), equal_nan=True):
                     raise RecomputeMismatchError(f"recompute_grad: recomputing {name} changed the values of output {k}.")
+        return outputs
 
 
 def _structure(tensors: list) -> list[tuple]:

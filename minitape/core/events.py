@@ -39,8 +39,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "checkpoint_leave": ("function", "entry"),          # ...and is recorded as one entry (None: no tape records)
     "gradient_start": ("tape",),                        # tape.gradient begins its backward pass
     "backward_step": ("tape", "entry", "output_grads", "input_grads"),  # one entry's VJP ran
-    "recompute_start": ("function", "entry"),           # a checkpoint's function runs again...
-    "recompute_end": ("function", "entry", "tape"),     # ...under this local tape
+    "recompute_start": ("function", "entry", "tape"),   # a checkpoint's function runs again, under this local tape...
+    "recompute_end": ("function", "entry", "tape"),     # ...which now holds the recomputation
     "schedule": ("entry", "action"),                    # checkpoint_chain performs one action
     "print": ("text",),                                 # tf.print wrote this text
     "gradient_end": ("tape",),                          # tape.gradient returned

@@ -26,7 +26,7 @@ from typing import Any
 
 from minitape.viz.dot import LEGEND, LOOKS, VALUE_LOOKS
 from minitape.viz.layout import classes
-from minitape.viz.render import escape_html
+from minitape.viz.render import escape_html, visible
 
 #: The smallest zoom "fit" chooses: Graphviz writes labels at 10 pt, so text stays at least 10 px high.
 SMALLEST_FIT = 0.75
@@ -37,14 +37,16 @@ def page(player: Any) -> str:
     pid, frames, last = player.dom_id, player.frames, len(player.frames) - 1
     scale = _scale(player)
     memories: list[str] = []
-    data = {"frames": [], "edges": [list(edge) for edge in player.layout.edges], "trace": frames[-1].trace,
+    # The script shows text as the SVG does: what a page cannot carry (a lone surrogate) written visibly.
+    data = {"frames": [], "edges": [list(edge) for edge in player.layout.edges], "trace": visible(frames[-1].trace),
             "smallest": SMALLEST_FIT}
     for frame in frames:
         html = memory_html(frame.memory, scale)
         if html not in memories:
             memories.append(html)
-        data["frames"].append({"c": {key: [classes(look), lines] for key, (look, lines) in frame.changes.items()},
-                               "s": frame.said, "t": len(frame.trace), "m": memories.index(html), "k": frame.current})
+        changes = {key: [classes(look), [visible(line) for line in lines]] for key, (look, lines) in frame.changes.items()}
+        data["frames"].append({"c": changes, "s": visible(frame.said), "t": _script_length(visible(frame.trace)),
+                               "m": memories.index(html), "k": frame.current})
     data["memories"] = memories
     script = _SCRIPT.replace("__PID__", pid).replace("__DATA__", _json(data))
     return (f'<div id="{pid}" class="minitape-player" data-frame="{last}" tabindex="0">'
@@ -180,6 +182,16 @@ def _scale(player: Any) -> int:
     """The bytes a full memory bar stands for: the most any tape, or all together, ever held."""
     rows = [row["peak"] for frame in player.frames for row in frame.memory["tapes"]]
     return max([player.peak, *rows, 1])
+
+
+def _script_length(text: str) -> int:
+    """The length of ``text`` as JavaScript counts it (UTF-16 code units: an emoji counts two).
+
+    >>> from minitape.viz.page import _script_length
+    >>> _script_length("ab"), _script_length("a\U0001F600")
+    (2, 3)
+    """
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _json(data: Any) -> str:

@@ -77,7 +77,7 @@ class Scene:
         self._entries: dict[int, str] = {}      # an entry of the user's tapes: id(entry) -> node key
         self._reserved: dict[int, str] = {}     # a call known before it is recorded (checkpoint_chain)
         self._slots: dict[tuple, str] = {}      # (run, kind, k) -> node key: recomputations reuse their nodes
-        self._pending: Local | None = None      # a recomputation started; its local tape not yet seen
+        self._pending: Local | None = None      # a checkpoint_chain step started; its tape not yet seen
         self._locals: dict[int, Local] = {}     # id(local tape) -> its recomputation
         self._passes: dict[int, dict[int, Any]] = {}    # id(tape) -> gradients flowing into its leaves so far
         self._made = {"v": 0, "o": 0}          # node keys handed out: v0, v1...; o0, o1...
@@ -111,11 +111,11 @@ class Scene:
         >>> [op.name for op in tf.viz.Scene.of_tape(tape).ops.values()]
         ['exp', 'sin']
         """
-        scene = cls.named(names)
-        held, entries = HeldMemory(tape.first_id), tape.entries()
-        for k, entry in enumerate(entries):      # what memory_info() said after each entry was recorded
-            held.count(entries[:k + 1])
-            scene.apply(Event("op", {"tape": tape, "entry": entry, "memory": held.as_dict()}))
+        scene, held, recorded = cls.named(names), HeldMemory(tape.first_id), []
+        for entry in tape.entries():             # what memory_info() said after each entry was recorded:
+            recorded.append(entry)
+            held.count(recorded)                 # counts the entries added since its last count, here one
+            scene._on_op(tape, entry, held.as_dict())     # as apply(Event("op", ...)) would, for one tape
         scene.current = None                     # a tape drawn whole: no step is in progress
         return scene
 
@@ -134,11 +134,11 @@ class Scene:
             handler(**event.data)
 
     def _scope(self, tape: Any) -> Local | None:
-        """The recomputation ``tape`` records for, claiming the one just started; None for the user's tapes."""
+        """The recomputation ``tape`` records for (a chain's step claims the first new tape); None for the user's."""
         local = self._locals.get(id(tape))
         if local is None and self._pending is not None and not self.tapes.knows(tape):
-            local, self._pending = self._pending, None
-            self._locals[id(tape)] = local
+            local = self._locals[id(tape)] = self._pending
+            self._pending = None
             self.tapes.add(tape, local.label, local=True)
         elif local is None:
             self.tapes.add(tape)
@@ -303,20 +303,21 @@ class Scene:
             let_go = memory["current"] == 0 and held
             self.said = "gradient done" + (f": the tape let go of what it held ({held:,} bytes)" if let_go else "")
 
-    def _on_recompute_start(self, function: str, entry: Any, memory: Any = None) -> None:
+    def _on_recompute_start(self, function: str, entry: Any, tape: Any, memory: dict) -> None:
         key = self._key_of(entry)
         # The local tape watches a fresh copy of each floating argument, in order (the arguments
         # come first among the inputs, then the variables read, which it watches themselves).
         copies = [self._ids.get(i) or self._local_key(i) for i, spec in zip(entry.inputs, entry.input_specs())
                   if spec.dtype.is_floating]
-        self._pending = Local(key, key, [c for c in copies if c is not None], label=f"local tape ({short(function)})")
+        local = self._locals[id(tape)] = Local(key, key, [c for c in copies if c], f"local tape ({short(function)})")
+        self.tapes.add(tape, local.label, local=True)
+        self.tapes.remember(tape, memory)
         if key is not None:
             self._cluster(key, "cluster")
             self._set_current(key)
         self.said = f"recomputing {short(function)}: its ops run again, recorded on a local tape"
 
     def _on_recompute_end(self, function: str, entry: Any, tape: Any, memory: Any = None) -> None:
-        self._scope(tape)
         self.tapes.remember(tape, memory)
         self.said = (f"recomputed {short(function)}: its local tape holds {self.tapes.held(tape):,} bytes; "
                      f"now differentiating the recomputation")

@@ -18,6 +18,7 @@ False
 from __future__ import annotations
 
 import collections
+import contextvars
 import functools
 import threading
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from minitape import ops
-from minitape.checkpointing.call import accepts_keyword, register_context
+from minitape.checkpointing.call import accepts_keyword
 from minitape.core import dtypes, nest, random
 from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
@@ -39,13 +40,14 @@ from minitape.keras.naming import unique_name
 from minitape.keras.variables import KerasVariable
 
 class _CallContext(threading.local):
-    training: bool | None = None     # the training mode of the layer call in progress, for layers inside it
     calling: tuple = ()              # the layers being called, outermost first: the path of new weights
 
 
 _context = _CallContext()
-# A block recomputed for the backward pass runs in the training mode its forward pass had.
-register_context(lambda: _context.training, lambda training: setattr(_context, "training", training))
+# The training mode of the layer call in progress, for layers inside it.  A ContextVar: a block
+# recomputed for the backward pass runs in the training mode its forward pass had, as every checkpoint
+# restores the ContextVars of its forward pass (minitape.checkpointing.call.context_snapshot).
+_training: contextvars.ContextVar[bool | None] = contextvars.ContextVar("keras_training", default=None)
 
 
 @functools.cache
@@ -170,10 +172,10 @@ class Layer(WeightHolder):
         if not _context.calling:
             self._clear_losses()          # the outermost call starts afresh, as Keras does
         # As Keras: `training` given to an outer layer reaches the layers it calls without one.
-        training = kwargs.pop("training") if "training" in kwargs else _context.training
+        training = kwargs.pop("training") if "training" in kwargs else _training.get()
         if training is not None and takes_training(type(self)):
             kwargs["training"] = training
-        outer, _context.training = _context.training, training
+        outer = _training.set(training)
         try:
             with self._calling():
                 if not self.built:
@@ -182,7 +184,7 @@ class Layer(WeightHolder):
                     self.built = True
                 outputs = self.call(inputs, *args, **kwargs)
         finally:
-            _context.training = outer
+            _training.reset(outer)
         self._regularize_activity(outputs)
         if self.supports_masking:
             self._set_masks(inputs, outputs, previous_mask)
