@@ -58,5 +58,6 @@ def test_notebook_pairs_agree(path):
 
 def test_the_course_has_its_notebooks():
     assert NAMES == [f"notebooks/{name}.ipynb" for name in ["00_tour", "01_tape", "02_recompute_grad", "03_keras",
-                     "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises", "08_cnn_checkpointing"]] + \
+                     "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises", "08_cnn_checkpointing",
+                     "09_transformer_checkpointing", "10_checkpointing_through_time"]] + \
         ["solutions/07_exercises_solutions.ipynb", "solutions/08_cnn_checkpointing_solutions.ipynb"]
