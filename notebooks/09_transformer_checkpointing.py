@@ -9,7 +9,6 @@
 
 # %%
 import math
-import re
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +100,7 @@ print(f"{model.count_params():,} parameters")
 # the same seed draws every sample here. Untrained, every character is about as likely as any other.
 
 # %%
-def sample(prompt="Shall I ", length=120, seed=0):
+def sample(prompt="Shall I ", length=100, seed=0):
     draw = np.random.default_rng(seed)
     out = [chars.index(c) for c in prompt]
     for _ in range(length):
@@ -110,10 +109,10 @@ def sample(prompt="Shall I ", length=120, seed=0):
         out.append(int(draw.choice(VOCAB, p=p / p.sum())))
     return "".join(chars[i] for i in out)
 
-def known_words(passage):
-    """The share of the passage's words that the sonnets use: gibberish scores near 0."""
-    vocabulary, words = set(re.findall(r"[a-z']+", text.lower())), re.findall(r"[a-z']+", passage.lower())
-    return sum(w in vocabulary for w in words) / max(len(words), 1)
+def familiar(passage):
+    """The share of the passage's pairs of neighbouring characters that the sonnets contain too."""
+    pairs = {text[i:i + 2] for i in range(len(text) - 1)}
+    return np.mean([passage[i:i + 2] in pairs for i in range(len(passage) - 1)])
 
 before = sample()
 print(before)
@@ -133,19 +132,20 @@ def train_step(x, y, checkpoint="none"):
     optimizer.apply_gradients(zip(gradients, model.trainable_variables))
     return float(loss)
 
-losses = [train_step(*batch()) for _ in range(200)]
+losses = [train_step(*batch()) for _ in range(150)]
 print(f"loss: {np.mean(losses[:10]):.2f} over the first 10 steps, {np.mean(losses[-10:]):.2f} over the last 10")
 
 # %% [markdown]
 # ## A sample after training
-# The same seed, the same prompt. Not Shakespeare yet, but lines, spaces between words, and words
-# that exist.
+# The same seed, the same prompt. Not Shakespeare yet, but lines, spaces between words, and
+# pairs of letters that English uses: most of its neighbouring characters also stand side by side
+# somewhere in the sonnets, against a few of the untrained model's.
 
 # %%
 after = sample()
 print(after)
-print(f"known words: {known_words(before):.0%} before training, {known_words(after):.0%} after")
-assert np.mean(losses[-10:]) < np.mean(losses[:10]) - 1.0 and known_words(after) > known_words(before)
+print(f"pairs of characters found in the sonnets: {familiar(before):.0%} before training, {familiar(after):.0%} after")
+assert np.mean(losses[-10:]) < np.mean(losses[:10]) - 1.0 and familiar(after) > familiar(before) + 0.3
 
 # %% [markdown]
 # ## What a block keeps, and what checkpointing keeps
