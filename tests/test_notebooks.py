@@ -44,6 +44,12 @@ def test_notebook_runs(path):
         assert outputs.count("✘ not done yet") == 1
         plain, checkpointed = re.findall(r"holds +([\d,]+) bytes .*; theory +([\d,]+)", outputs)
         assert plain[0] == plain[1] and checkpointed[0] == checkpointed[1]          # held = theory, to the byte
+    if path.name == "09_transformer_checkpointing.ipynb":
+        held = re.findall(r"holds +([\d,]+) bytes .*; theory +([\d,]+)", outputs)
+        assert len(held) == 3 and all(measured == theory for measured, theory in held)    # none, block, sqrt
+        assert outputs.count("✘ not done yet") == 1
+    if path.name == "10_checkpointing_through_time.ipynb":
+        assert "equal the theory, and the gradients agree, for every length" in outputs
     if path.name == "08_cnn_checkpointing_solutions.ipynb":
         assert "✔ optimal" in outputs and "✘ the tape holds" in outputs
 
@@ -58,5 +64,6 @@ def test_notebook_pairs_agree(path):
 
 def test_the_course_has_its_notebooks():
     assert NAMES == [f"notebooks/{name}.ipynb" for name in ["00_tour", "01_tape", "02_recompute_grad", "03_keras",
-                     "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises", "08_cnn_checkpointing"]] + \
+                     "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises", "08_cnn_checkpointing",
+                     "09_transformer_checkpointing", "10_checkpointing_through_time"]] + \
         ["solutions/07_exercises_solutions.ipynb", "solutions/08_cnn_checkpointing_solutions.ipynb"]
