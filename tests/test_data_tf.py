@@ -20,6 +20,7 @@ RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "tf_data.json").
 def core_text(message: str) -> str:
     """TF's message without the op decorations its C++ runtime adds."""
     message = re.sub(r"^\{\{function_node [^}]*\}\} ", "", message)
+    message = message.split(" Shapes are:")[0]     # TF copies a batch's elements in parallel: either may be named
     return re.sub(r" \[Op:.*$", "", message).strip()
 
 

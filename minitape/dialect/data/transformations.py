@@ -13,7 +13,7 @@ outputs' sizes differ.  (So a function with a ``print`` prints when the spec is 
 >>> import minitape as tf
 >>> tf.random.set_seed(0)
 >>> ds = tf.data.Dataset.range(100).filter(lambda x: x % 10 == 0).shuffle(4).take(3)
->>> sorted(ds.as_numpy_iterator()) < [np.int64(50)] * 3, int(ds.cardinality())
+>>> bool(max(ds.as_numpy_iterator()) < 60), int(ds.cardinality())   # 3 drawn from a buffer of 4: all before 60
 (True, -2)
 """
 from __future__ import annotations
