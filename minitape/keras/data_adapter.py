@@ -52,7 +52,13 @@ def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
 
 
 def is_stream(x: Any) -> bool:
-    """Whether ``x`` yields its own batches (a Dataset or a generator) rather than arrays to cut."""
+    """Whether ``x`` yields its own batches (a Dataset or a generator) rather than arrays to cut.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.data_adapter import is_stream
+    >>> is_stream(tf.data.Dataset.range(2)), is_stream(x for x in []), is_stream(np.zeros(2))
+    (True, True, False)
+    """
     return isinstance(x, Dataset | types.GeneratorType)
 
 
@@ -72,7 +78,12 @@ def _refuse_with_stream(x: Any, y: Any, sample_weight: Any, shuffle: bool) -> No
 
 
 def as_host_array(data: Any) -> np.ndarray:
-    """Inputs or labels on the host; floating ones as float32, as Keras' data adapters give them."""
+    """Inputs or labels on the host; floating ones as float32, as Keras' data adapters give them.
+
+    >>> from minitape.keras.data_adapter import as_host_array
+    >>> as_host_array([1.0, 2.0]).dtype, as_host_array([1, 2]).dtype
+    (dtype('float32'), dtype('int64'))
+    """
     array = np.asarray(data.numpy() if hasattr(data, "numpy") else data)
     return array.astype(np.float32) if np.issubdtype(array.dtype, np.floating) else array
 
@@ -108,11 +119,23 @@ class EpochIterator:
 
     @property
     def steps(self) -> int | None:
-        """Batches per epoch: ``steps_per_epoch``, the count known, or ``None`` (the bar counts up)."""
+        """Batches per epoch: ``steps_per_epoch``, the count known, or ``None`` (the bar counts up).
+
+        >>> import minitape as tf
+        >>> from minitape.keras.data_adapter import EpochIterator
+        >>> print(EpochIterator(tf.data.Dataset.range(4).filter(lambda x: x > 0)).steps)
+        None
+        """
         return self.steps_per_epoch or self.num_batches
 
     def epoch(self) -> Iterator[tuple[int, tuple[Any, ...]]]:
-        """``(step, batch)`` for each batch of one epoch; a batch is ``(x,)``, ``(x, y)`` or ``(x, y, weights)``."""
+        """``(step, batch)`` for each batch of one epoch; a batch is ``(x,)``, ``(x, y)`` or ``(x, y, weights)``.
+
+        >>> import minitape as tf
+        >>> from minitape.keras.data_adapter import EpochIterator
+        >>> [(step, batch[0].numpy().tolist()) for step, batch in EpochIterator(np.arange(3), batch_size=2).epoch()]
+        [(0, [0, 1]), (1, [2])]
+        """
         batches = self._stream_batches() if self.stream else self._array_batches()
         return enumerate(batches)
 

@@ -35,7 +35,7 @@ from minitape.core.tensor import Tensor
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, History
-from minitape.keras.data_adapter import EpochIterator, as_host_array, is_stream, unpack_x_y_sample_weight
+from minitape.keras import data_adapter
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
 
@@ -99,7 +99,7 @@ class Trainer:
         >>> model.train_step((tf.ones((2, 3)), tf.ones((2, 1))))
         {'loss': 1.0}
         """
-        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self._forward(x, training=True)
             loss = self._compute_loss(y, y_pred, sample_weight)
@@ -116,7 +116,7 @@ class Trainer:
         >>> model.test_step((tf.ones((2, 3)), 3 * tf.ones((2, 1))))
         {'loss': 9.0}
         """
-        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         y_pred = self._forward(x, training=False)
         return self._update_metrics(y, y_pred, self._compute_loss(y, y_pred, sample_weight), _batch_size(x),
                                     sample_weight)
@@ -199,17 +199,17 @@ class Trainer:
         3
         """
         self._require_compile()
-        if y is None and not is_stream(x):
+        if y is None and not data_adapter.is_stream(x):
             raise ValueError("fit needs labels: call model.fit(x, y, ...), or pass a Dataset of (x, y) batches.")
         if validation_split and validation_data is None:
-            if is_stream(x):
+            if data_adapter.is_stream(x):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays.")
-            x, y = as_host_array(x), as_host_array(y)
+            x, y = data_adapter.as_host_array(x), data_adapter.as_host_array(y)
             split = int(len(x) * (1 - validation_split))
             validation_data = (x[split:], y[split:]) if sample_weight is None else (
                 x[split:], y[split:], sample_weight[split:])
             x, y, sample_weight = x[:split], y[:split], None if sample_weight is None else sample_weight[:split]
-        batches = EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
+        batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
         verbose = _verbosity(verbose)
         history = History()
         callbacks = [history, *(callbacks or [])]
@@ -217,7 +217,7 @@ class Trainer:
             callback.model, callback.params = self, {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
         for callback in callbacks:
             callback.on_train_begin()
-        validation = None if validation_data is None else EpochIterator(
+        validation = None if validation_data is None else data_adapter.EpochIterator(
             *_validation_parts(validation_data), batch_size=validation_batch_size or batch_size,
             steps_per_epoch=validation_steps)
         logs: dict[str, float] = {}
@@ -241,7 +241,7 @@ class Trainer:
         self.history = history
         return history
 
-    def _run_test(self, batches: EpochIterator, verbose: int) -> dict[str, float]:
+    def _run_test(self, batches: data_adapter.EpochIterator, verbose: int) -> dict[str, float]:
         """One pass of ``test_step`` over the batches: the metrics' values at the end."""
         self._reset_metrics()
         bar = ProgressBar(batches.steps, verbose)
@@ -269,7 +269,7 @@ class Trainer:
         [1.0, 1.0]
         """
         self._require_compile()
-        logs = self._run_test(EpochIterator(x, y, sample_weight, batch_size, steps), _verbosity(verbose))
+        logs = self._run_test(data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps), _verbosity(verbose))
         if return_dict:
             return logs
         values = [logs["loss"], *(logs[m.name] for m in self._metrics or [])]
@@ -287,7 +287,7 @@ class Trainer:
         >>> model.predict(tf.data.Dataset.from_tensor_slices(np.ones((3, 2))).batch(2), verbose=0).shape
         (3, 1)
         """
-        batches = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
+        batches = data_adapter.EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
         bar = ProgressBar(batches.steps, _verbosity(verbose))
         outputs = []
         for step, batch in batches.epoch():
@@ -299,9 +299,9 @@ class Trainer:
 
 def _validation_parts(validation_data: Any) -> tuple[Any, ...]:
     """``validation_data`` as EpochIterator's ``x, y, sample_weight``: a Dataset, or a tuple of arrays."""
-    if is_stream(validation_data):
+    if data_adapter.is_stream(validation_data):
         return (validation_data,)
-    x, y, sample_weight = unpack_x_y_sample_weight(validation_data)
+    x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(validation_data)
     return x, y, sample_weight
 
 

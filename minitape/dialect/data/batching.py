@@ -24,10 +24,9 @@ import numpy as np
 
 from minitape.core.errors import InvalidArgumentError
 from minitape.dialect.data import structure
-from minitape.dialect.data.dataset import Dataset
 
 
-def _chunks(source: Dataset, size: int, drop_remainder: bool) -> Iterator[list[Any]]:
+def _chunks(source: structure.Node, size: int, drop_remainder: bool) -> Iterator[list[Any]]:
     """Lists of ``size`` consecutive elements (the last one shorter unless dropped)."""
     elements = source._elements()
     while chunk := list(itertools.islice(elements, size)):
@@ -63,11 +62,11 @@ def _stack(chunk: list[Any]) -> Any:
     return structure.pack_as(chunk[0], stacked)
 
 
-class BatchDataset(Dataset):
+class Batch(structure.Node):
     """``batch``: ``batch_size`` consecutive elements stacked into one."""
     tf_name = "_BatchDataset"
 
-    def __init__(self, source: Dataset, batch_size: int, drop_remainder: bool) -> None:
+    def __init__(self, source: structure.Node, batch_size: int, drop_remainder: bool) -> None:
         self.source, self.batch_size = source, _positive(batch_size, "Batch size")
         self.drop_remainder = bool(drop_remainder)
 
@@ -81,11 +80,11 @@ class BatchDataset(Dataset):
         return structure.batched_spec(self.source.element_spec, self.batch_size if self.drop_remainder else None)
 
 
-class PaddedBatchDataset(BatchDataset):
+class PaddedBatch(Batch):
     """``padded_batch``: each component padded (with zeros, or ``padding_values``) to one shape, then stacked."""
     tf_name = "_PaddedBatchDataset"
 
-    def __init__(self, source: Dataset, batch_size: int, padded_shapes: Any, padding_values: Any,
+    def __init__(self, source: structure.Node, batch_size: int, padded_shapes: Any, padding_values: Any,
                  drop_remainder: bool) -> None:
         super().__init__(source, batch_size, drop_remainder)
         specs = structure.leaves(source.element_spec)
@@ -146,11 +145,11 @@ def _pad_value(value: Any, spec: Any) -> Any:
     return structure.to_array_leaf(value)
 
 
-class UnbatchDataset(Dataset):
+class Unbatch(structure.Node):
     """``unbatch``: each element split along its first axis."""
     tf_name = "_UnbatchDataset"
 
-    def __init__(self, source: Dataset) -> None:
+    def __init__(self, source: structure.Node) -> None:
         self.source = source
 
     def _elements(self) -> Iterator[Any]:
@@ -175,7 +174,7 @@ class UnbatchDataset(Dataset):
         return structure.unbatched_spec(self.source.element_spec)
 
 
-class WindowPart(Dataset):
+class WindowPart(structure.Node):
     """One component of one window: a small dataset of the values it holds (TF's ``_VariantDataset``)."""
     tf_name = "_VariantDataset"
 
@@ -192,11 +191,11 @@ class WindowPart(Dataset):
         return self.spec
 
 
-class WindowDataset(Dataset):
+class Window(structure.Node):
     """``window``: every ``shift`` elements, the next ``size`` (``stride`` apart), as a structure of datasets."""
     tf_name = "_WindowDataset"
 
-    def __init__(self, source: Dataset, size: int, shift: int | None, stride: int, drop_remainder: bool) -> None:
+    def __init__(self, source: structure.Node, size: int, shift: int | None, stride: int, drop_remainder: bool) -> None:
         self.source, self.size = source, _positive(size, "Window size")
         self.shift = _positive(size if shift is None else shift, "Window shift")
         self.stride, self.drop_remainder = _positive(stride, "Window stride"), bool(drop_remainder)

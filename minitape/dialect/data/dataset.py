@@ -1,9 +1,11 @@
 """``tf.data.Dataset``: a recipe for a stream of elements, run again each time it is iterated.
 
-A dataset holds no elements.  Each one knows how to produce a fresh Python iterator
-over its elements (``_elements``), usually by pulling from the dataset it was made from:
-``Dataset.range(10**9).map(f).batch(32)`` is three small objects, and iterating it computes
-one batch at a time.  A ``for`` loop gets each element as minitape tensors; the pipeline
+A dataset holds no elements.  It is a handle on the last stage (a ``structure.Node``) of a
+pipeline; each node knows how to produce a fresh Python iterator over its elements, usually
+by pulling from the node before it: ``Dataset.range(10**9).map(f).batch(32)`` is three small
+objects, and iterating it computes one batch at a time.  The nodes live in ``sources``,
+``transformations`` and ``batching``; this class is the boundary where the user's world
+(tensors, datasets) meets theirs (NumPy arrays, nodes).  A ``for`` loop gets each element as minitape tensors; the pipeline
 itself moves NumPy arrays (see ``structure``).  TF runs the pipeline in C++ threads;
 minitape runs it in the loop that asks for the next element, so ``prefetch`` and
 ``num_parallel_calls`` are accepted and change nothing but the class name.
@@ -25,7 +27,7 @@ import numpy as np
 
 from minitape.core import dtypes
 from minitape.core.tensor import Tensor, constant
-from minitape.dialect.data import structure
+from minitape.dialect.data import batching, sources, structure, transformations
 
 
 class Dataset:
@@ -38,20 +40,17 @@ class Dataset:
     2.0 1
     """
 
-    #: The class TF's repr names (TF's dataset classes are private, hence the underscore).
-    tf_name = "Dataset"
+    def __init__(self, node: structure.Node) -> None:
+        self._node = node
 
     def _elements(self) -> Iterator[Any]:
-        """A fresh iterator over the elements, each a structure of NumPy arrays."""
-        raise NotImplementedError
+        """A fresh iterator over the elements, each a structure of NumPy arrays (and nodes, for windows)."""
+        return self._node._elements()
 
     def _cardinality(self) -> int:
-        return structure.UNKNOWN
+        return self._node._cardinality()
 
-    def _spec(self) -> Any:
-        raise NotImplementedError
-
-    @functools.cached_property
+    @property
     def element_spec(self) -> Any:
         """The structure, shapes and dtypes of each element (a size that varies is ``None``).
 
@@ -59,7 +58,7 @@ class Dataset:
         >>> tf.data.Dataset.from_tensor_slices({"x": np.zeros((4, 2), np.float32)}).batch(2).element_spec
         {'x': TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)}
         """
-        return self._spec()
+        return self._node.element_spec
 
     def cardinality(self) -> Tensor:
         """The number of elements as an int64 scalar: ``INFINITE_CARDINALITY`` (-1) or ``UNKNOWN_CARDINALITY`` (-2).
@@ -78,10 +77,10 @@ class Dataset:
         return count
 
     def __iter__(self) -> Iterator[Any]:
-        return (structure.as_tensors(element) for element in self._elements())
+        return (structure.map_structure(_visible, element) for element in self._elements())
 
     def __repr__(self) -> str:
-        return f"<{self.tf_name} element_spec={self.element_spec!r}>"
+        return f"<{self._node.tf_name} element_spec={self.element_spec!r}>"
 
     def __bool__(self) -> bool:
         return True
@@ -123,7 +122,7 @@ class Dataset:
         >>> list(tf.data.Dataset.from_tensor_slices({"a": [1, 2], "b": [[3, 4], [5, 6]]}).as_numpy_iterator())
         [{'a': np.int32(1), 'b': array([3, 4], dtype=int32)}, {'a': np.int32(2), 'b': array([5, 6], dtype=int32)}]
         """
-        return sources.TensorSliceDataset(tensors)
+        return Dataset(sources.TensorSlices(tensors))
 
     @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
@@ -133,7 +132,7 @@ class Dataset:
         >>> list(tf.data.Dataset.from_tensors([1, 2]).as_numpy_iterator())
         [array([1, 2], dtype=int32)]
         """
-        return sources.TensorDataset(tensors)
+        return Dataset(sources.Tensors(tensors))
 
     @staticmethod
     def from_generator(generator: Callable[..., Any], output_types: Any = None, output_shapes: Any = None,
@@ -151,7 +150,7 @@ class Dataset:
         >>> list(ds.as_numpy_iterator())
         [np.int32(0), np.int32(1), np.int32(4)]
         """
-        return sources.GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
+        return Dataset(sources.Generator(generator, output_types, output_shapes, args, output_signature))
 
     @staticmethod
     def range(*args: int, output_type: Any = dtypes.int64, name: str | None = None) -> Dataset:
@@ -161,7 +160,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(1, 8, 3).as_numpy_iterator())
         [np.int64(1), np.int64(4), np.int64(7)]
         """
-        return sources.RangeDataset(args, output_type)
+        return Dataset(sources.Range(args, output_type))
 
     @staticmethod
     def zip(*datasets: Any, name: str | None = None) -> Dataset:
@@ -171,7 +170,14 @@ class Dataset:
         >>> list(tf.data.Dataset.zip(tf.data.Dataset.range(3), tf.data.Dataset.range(10, 12)).as_numpy_iterator())
         [(np.int64(0), np.int64(10)), (np.int64(1), np.int64(11))]
         """
-        return sources.ZipDataset(datasets[0] if len(datasets) == 1 else datasets)
+        datasets = datasets[0] if len(datasets) == 1 else datasets
+        found = structure.leaves(datasets)
+        if not all(isinstance(d, Dataset) for d in found):
+            advice = (" Python `list` is not supported and you should use `tuple` instead." if
+                      any(isinstance(d, list) for d in found) else f" Received: {datasets!r}")
+            raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                            "`tf.data.Dataset` objects." + advice)
+        return Dataset(sources.Zip(structure.map_structure(lambda d: d._node, datasets)))
 
     def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
         """This dataset's elements, then ``dataset``'s (their specs must agree).
@@ -180,7 +186,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(2).concatenate(tf.data.Dataset.range(5, 6)).as_numpy_iterator())
         [np.int64(0), np.int64(1), np.int64(5)]
         """
-        return sources.ConcatenateDataset(self, dataset)
+        return Dataset(sources.Concatenate(self._node, _node_of(dataset, "concatenate")))
 
     # Transformations: each returns a new dataset that pulls from this one (transformations.py, batching.py).
 
@@ -193,7 +199,7 @@ class Dataset:
         >>> list(ds.map(lambda x, y: x * 2, num_parallel_calls=tf.data.AUTOTUNE).as_numpy_iterator())
         [np.float32(2.0), np.float32(4.0)]
         """
-        return transformations.MapDataset(self, map_func, parallel=num_parallel_calls is not None)
+        return Dataset(transformations.Map(self._node, _user(map_func), parallel=num_parallel_calls is not None))
 
     def filter(self, predicate: Callable[..., Any], name: str | None = None) -> Dataset:
         """The elements for which ``predicate`` (a scalar bool) is true.
@@ -202,7 +208,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(6).filter(lambda x: x % 2 == 0).as_numpy_iterator())
         [np.int64(0), np.int64(2), np.int64(4)]
         """
-        return transformations.FilterDataset(self, predicate)
+        return Dataset(transformations.Filter(self._node, _user(predicate)))
 
     def flat_map(self, map_func: Callable[..., Dataset], name: str | None = None) -> Dataset:
         """The elements of the dataset ``map_func`` makes of each element, one dataset after the other.
@@ -211,7 +217,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(3).flat_map(lambda n: tf.data.Dataset.range(n)).as_numpy_iterator())
         [np.int64(0), np.int64(0), np.int64(1)]
         """
-        return transformations.FlatMapDataset(self, map_func)
+        return Dataset(transformations.FlatMap(self._node, _user(map_func)))
 
     def interleave(self, map_func: Callable[..., Dataset], cycle_length: int | None = None, block_length: int = 1,
                    num_parallel_calls: int | None = None, deterministic: Any = None, name: str | None = None) -> Dataset:
@@ -223,7 +229,7 @@ class Dataset:
         >>> list(ds.as_numpy_iterator())
         [np.int64(1), np.int64(2), np.int64(1), np.int64(2)]
         """
-        return transformations.InterleaveDataset(self, map_func, cycle_length, block_length)
+        return Dataset(transformations.Interleave(self._node, _user(map_func), cycle_length, block_length))
 
     def shuffle(self, buffer_size: int, seed: int | None = None, reshuffle_each_iteration: bool = True,
                 name: str | None = None) -> Dataset:
@@ -236,7 +242,7 @@ class Dataset:
         >>> sorted(tf.data.Dataset.range(5).shuffle(5, seed=1).as_numpy_iterator()) == list(range(5))
         True
         """
-        return transformations.ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+        return Dataset(transformations.Shuffle(self._node, buffer_size, seed, reshuffle_each_iteration))
 
     def repeat(self, count: int | None = None, name: str | None = None) -> Dataset:
         """The dataset ``count`` times over (``None`` or -1: without end, never held in memory).
@@ -245,7 +251,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(2).repeat(2).as_numpy_iterator())
         [np.int64(0), np.int64(1), np.int64(0), np.int64(1)]
         """
-        return transformations.RepeatDataset(self, count)
+        return Dataset(transformations.Repeat(self._node, count))
 
     def take(self, count: int, name: str | None = None) -> Dataset:
         """The first ``count`` elements (-1: all).
@@ -254,7 +260,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(10).repeat().take(3).as_numpy_iterator())
         [np.int64(0), np.int64(1), np.int64(2)]
         """
-        return transformations.TakeDataset(self, count)
+        return Dataset(transformations.Take(self._node, count))
 
     def skip(self, count: int, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements (-1: none).
@@ -263,7 +269,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(4).skip(2).as_numpy_iterator())
         [np.int64(2), np.int64(3)]
         """
-        return transformations.SkipDataset(self, count)
+        return Dataset(transformations.Skip(self._node, count))
 
     def take_while(self, predicate: Callable[..., Any], name: str | None = None) -> Dataset:
         """The elements up to the first for which ``predicate`` is false.
@@ -272,7 +278,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(10).take_while(lambda x: x < 3).as_numpy_iterator())
         [np.int64(0), np.int64(1), np.int64(2)]
         """
-        return transformations.TakeWhileDataset(self, predicate)
+        return Dataset(transformations.TakeWhile(self._node, _user(predicate)))
 
     def enumerate(self, start: int = 0, name: str | None = None) -> Dataset:
         """``(index, element)`` pairs, the index an int64 from ``start``.
@@ -281,7 +287,7 @@ class Dataset:
         >>> list(tf.data.Dataset.from_tensor_slices([7, 8]).enumerate(1).as_numpy_iterator())
         [(np.int64(1), np.int32(7)), (np.int64(2), np.int32(8))]
         """
-        return sources.ZipDataset((Dataset.range(start, np.iinfo(np.int64).max), self))
+        return Dataset(sources.Zip((sources.Range((start, np.iinfo(np.int64).max), dtypes.int64), self._node)))
 
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
         """Keep the elements in memory after the first complete pass; later passes replay them.
@@ -291,7 +297,7 @@ class Dataset:
         >>> list(ds.as_numpy_iterator()) == list(ds.as_numpy_iterator())
         True
         """
-        return transformations.CacheDataset(self, filename)
+        return Dataset(transformations.Cache(self._node, filename))
 
     def prefetch(self, buffer_size: int, name: str | None = None) -> Dataset:
         """The same elements (TF prepares ``buffer_size`` ahead in a thread; minitape computes each when asked).
@@ -300,7 +306,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(2).prefetch(tf.data.AUTOTUNE).as_numpy_iterator())
         [np.int64(0), np.int64(1)]
         """
-        return transformations.PrefetchDataset(self)
+        return Dataset(transformations.Prefetch(self._node))
 
     def batch(self, batch_size: int, drop_remainder: bool = False, num_parallel_calls: int | None = None,
               deterministic: Any = None, name: str | None = None) -> Dataset:
@@ -310,7 +316,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(5).batch(2, drop_remainder=True).as_numpy_iterator())
         [array([0, 1]), array([2, 3])]
         """
-        return batching.BatchDataset(self, batch_size, drop_remainder)
+        return Dataset(batching.Batch(self._node, batch_size, drop_remainder))
 
     def padded_batch(self, batch_size: int, padded_shapes: Any = None, padding_values: Any = None,
                      drop_remainder: bool = False, name: str | None = None) -> Dataset:
@@ -322,7 +328,7 @@ class Dataset:
         [array([[1, 0],
                [2, 2]]), array([[3, 3, 3]])]
         """
-        return batching.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+        return Dataset(batching.PaddedBatch(self._node, batch_size, padded_shapes, padding_values, drop_remainder))
 
     def unbatch(self, name: str | None = None) -> Dataset:
         """Split each element along its first axis into elements: ``batch`` undone.
@@ -331,7 +337,7 @@ class Dataset:
         >>> list(tf.data.Dataset.from_tensors([[1, 2], [3, 4]]).unbatch().as_numpy_iterator())
         [array([1, 2], dtype=int32), array([3, 4], dtype=int32)]
         """
-        return batching.UnbatchDataset(self)
+        return Dataset(batching.Unbatch(self._node))
 
     def window(self, size: int, shift: int | None = None, stride: int = 1, drop_remainder: bool = False,
                name: str | None = None) -> Dataset:
@@ -342,7 +348,28 @@ class Dataset:
         >>> [list(w.as_numpy_iterator()) for w in windows]
         [[np.int64(0), np.int64(1), np.int64(2)], [np.int64(2), np.int64(3), np.int64(4)]]
         """
-        return batching.WindowDataset(self, size, shift, stride, drop_remainder)
+        return Dataset(batching.Window(self._node, size, shift, stride, drop_remainder))
+
+
+def _visible(leaf: Any) -> Any:
+    """A leaf as the user sees it: a tensor, a NumPy string, or a window's node as a Dataset."""
+    return Dataset(leaf) if isinstance(leaf, structure.Node) else structure.as_tensor_leaf(leaf)
+
+
+def _user(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A user's function as the nodes call it: windows passed as Datasets, a Dataset returned as its node."""
+    @functools.wraps(function)
+    def called(*args: Any) -> Any:
+        result = function(*structure.map_structure(_visible, args))
+        return result._node if isinstance(result, Dataset) else result
+    return called
+
+
+def _node_of(dataset: Any, method: str) -> structure.Node:
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"Dataset.{method} takes a `tf.data.Dataset`, not {type(dataset).__name__}: make one with "
+                        f"tf.data.Dataset.from_tensor_slices(...).")
+    return dataset._node
 
 
 def _numpy_value(leaf: Any) -> Any:
@@ -350,7 +377,3 @@ def _numpy_value(leaf: Any) -> Any:
     value = leaf[()] if isinstance(leaf, np.ndarray) and leaf.ndim == 0 else leaf
     return bytes(value) if isinstance(value, np.bytes_) else value
 
-
-# The sources and transformations subclass Dataset, and Dataset's methods make them: they are imported
-# after the class exists (TF's dataset_ops imports its op modules the same way, lazily).
-from minitape.dialect.data import batching, sources, transformations  # noqa: E402

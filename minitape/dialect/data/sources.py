@@ -23,10 +23,9 @@ import numpy as np
 from minitape.core import dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.dialect.data import structure
-from minitape.dialect.data.dataset import Dataset
 
 
-class TensorSliceDataset(Dataset):
+class TensorSlices(structure.Node):
     """``from_tensor_slices``: row ``i`` of every array of the structure is element ``i``."""
     tf_name = "_TensorSliceDataset"
 
@@ -53,7 +52,7 @@ class TensorSliceDataset(Dataset):
         return structure.unbatched_spec(structure.spec_of(self.arrays))
 
 
-class TensorDataset(Dataset):
+class Tensors(structure.Node):
     """``from_tensors``: one element, the structure given."""
     tf_name = "_TensorDataset"
 
@@ -70,7 +69,7 @@ class TensorDataset(Dataset):
         return structure.spec_of(self.element)
 
 
-class RangeDataset(Dataset):
+class Range(structure.Node):
     """``Dataset.range``: Python's ``range`` of scalars, made one at a time."""
     tf_name = "_RangeDataset"
 
@@ -91,7 +90,7 @@ class RangeDataset(Dataset):
         return structure.tensor_spec((), self.dtype)
 
 
-class GeneratorDataset(Dataset):
+class Generator(structure.Node):
     """``from_generator``: what a fresh call of the generator yields, each value checked against the spec."""
     tf_name = "_FlatMapDataset"         # TF builds it as a flat_map over a dataset of generator ids
 
@@ -170,17 +169,11 @@ def _checked_leaf(value: Any, spec: Any) -> np.ndarray:
     return array
 
 
-class ZipDataset(Dataset):
+class Zip(structure.Node):
     """``Dataset.zip`` (and ``enumerate``): one element from each dataset of a structure, until one runs out."""
     tf_name = "_ZipDataset"
 
     def __init__(self, datasets: Any) -> None:
-        found = structure.leaves(datasets)
-        if not all(isinstance(d, Dataset) for d in found):
-            advice = (" Python `list` is not supported and you should use `tuple` instead." if
-                      any(isinstance(d, list) for d in found) else f" Received: {datasets!r}")
-            raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
-                            "`tf.data.Dataset` objects." + advice)
         self.datasets = datasets
 
     def _elements(self) -> Iterator[Any]:
@@ -208,11 +201,11 @@ class ZipDataset(Dataset):
 _END = object()
 
 
-class ConcatenateDataset(Dataset):
+class Concatenate(structure.Node):
     """``concatenate``: one dataset's elements, then the other's."""
     tf_name = "_ConcatenateDataset"
 
-    def __init__(self, first: Dataset, second: Dataset) -> None:
+    def __init__(self, first: structure.Node, second: structure.Node) -> None:
         if not _compatible(first.element_spec, second.element_spec):
             raise TypeError(f"Incompatible dataset elements:\n  {first.element_spec} vs.   {second.element_spec}")
         self.first, self.second = first, second

@@ -17,6 +17,8 @@ loop sees them (``as_tensors``).  Lists are not structures but values, as in TF:
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,36 @@ class _StringType:
 
 
 STRING = _StringType()
+
+
+class Node:
+    """One stage of a pipeline: it makes its elements afresh when asked, and knows their count and spec.
+
+    A ``tf.data.Dataset`` is a handle on the last node of its pipeline; each node holds the nodes it
+    pulls from.  Subclasses name the TF dataset class they stand for (``tf_name``, shown by ``repr``).
+
+    >>> import minitape as tf
+    >>> from minitape.dialect.data import sources
+    >>> node = sources.Range((3,), tf.int64)
+    >>> [int(x) for x in node._elements()], node._cardinality(), node.tf_name
+    ([0, 1, 2], 3, '_RangeDataset')
+    """
+    tf_name = "Dataset"
+
+    def _elements(self) -> Iterator[Any]:
+        """A fresh iterator over the elements, each a structure of NumPy arrays."""
+        raise NotImplementedError
+
+    def _cardinality(self) -> int:
+        return UNKNOWN
+
+    def _spec(self) -> Any:
+        raise NotImplementedError
+
+    @functools.cached_property
+    def element_spec(self) -> Any:
+        """The spec of each element, worked out once, when first asked."""
+        return self._spec()
 
 
 class DatasetSpec:
@@ -111,7 +143,7 @@ def _rebuild(element: Any, remaining: Any) -> Any:
 
 def to_array_leaf(value: Any) -> Any:
     """One leaf as the pipeline keeps it: a NumPy array by TF's dtype rules (str as bytes); datasets stay."""
-    if hasattr(value, "element_spec") and hasattr(value, "_elements"):
+    if isinstance(value, Node):
         return value
     if isinstance(value, Tensor):
         return value.numpy()
@@ -148,7 +180,7 @@ def as_tensors(element: Any) -> Any:
 
 def leaf_spec(leaf: Any) -> Any:
     """The spec of one leaf: its shape and dtype."""
-    if hasattr(leaf, "element_spec") and hasattr(leaf, "_elements"):
+    if isinstance(leaf, Node):
         return DatasetSpec(leaf.element_spec)
     return tensor_spec(np.shape(leaf), STRING if np.asarray(leaf).dtype.kind in "SU" else np.asarray(leaf).dtype)
 

@@ -28,7 +28,6 @@ import numpy as np
 from minitape.core import random
 from minitape.core.errors import InvalidArgumentError
 from minitape.dialect.data import structure
-from minitape.dialect.data.dataset import Dataset
 
 
 def call(function: Callable[..., Any], element: Any) -> Any:
@@ -51,10 +50,10 @@ def traced_spec(function: Callable[..., Any], spec: Any, output: Callable[[Any],
     return structure.relax(*specs)
 
 
-class MapDataset(Dataset):
+class Map(structure.Node):
     """``map``: the function's output for each element."""
 
-    def __init__(self, source: Dataset, function: Callable[..., Any], parallel: bool = False) -> None:
+    def __init__(self, source: structure.Node, function: Callable[..., Any], parallel: bool = False) -> None:
         self.source, self.function = source, function
         self.tf_name = "_ParallelMapDataset" if parallel else "_MapDataset"
 
@@ -90,11 +89,11 @@ def _check_predicate(predicate: Callable[..., Any], spec: Any) -> None:
         _refuse_predicate(output)
 
 
-class FilterDataset(Dataset):
+class Filter(structure.Node):
     """``filter``: the elements the predicate keeps."""
     tf_name = "_FilterDataset"
 
-    def __init__(self, source: Dataset, predicate: Callable[..., Any]) -> None:
+    def __init__(self, source: structure.Node, predicate: Callable[..., Any]) -> None:
         _check_predicate(predicate, source.element_spec)
         self.source, self.predicate = source, predicate
 
@@ -105,7 +104,7 @@ class FilterDataset(Dataset):
         return self.source.element_spec
 
 
-class TakeWhileDataset(FilterDataset):
+class TakeWhile(Filter):
     """``take_while``: the elements until the predicate first says no."""
     tf_name = "_TakeWhileDataset"
 
@@ -114,18 +113,18 @@ class TakeWhileDataset(FilterDataset):
                                    self.source._elements())
 
 
-def _dataset_of(function: Callable[..., Any], element: Any) -> Dataset:
+def _dataset_of(function: Callable[..., Any], element: Any) -> structure.Node:
     made = call(function, element)
-    if not isinstance(made, Dataset):
+    if not isinstance(made, structure.Node):
         raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(made)!r}.")
     return made
 
 
-class FlatMapDataset(Dataset):
+class FlatMap(structure.Node):
     """``flat_map``: the elements of each element's dataset, in turn."""
     tf_name = "_FlatMapDataset"
 
-    def __init__(self, source: Dataset, function: Callable[..., Dataset]) -> None:
+    def __init__(self, source: structure.Node, function: Callable[..., structure.Node]) -> None:
         self.source, self.function = source, function
 
     def _elements(self) -> Iterator[Any]:
@@ -137,14 +136,14 @@ class FlatMapDataset(Dataset):
         return spec if spec is not None else _dataset_of(self.function, next(self.source._elements())).element_spec
 
 
-class InterleaveDataset(FlatMapDataset):
+class Interleave(FlatMap):
     """``interleave``: ``cycle_length`` element datasets open at once, ``block_length`` elements from each in turn.
 
     The order is TF's deterministic one; ``cycle_length=None`` (TF: the CPU count) is ``os.cpu_count()``.
     """
     tf_name = "_InterleaveDataset"
 
-    def __init__(self, source: Dataset, function: Callable[..., Dataset], cycle_length: int | None,
+    def __init__(self, source: structure.Node, function: Callable[..., structure.Node], cycle_length: int | None,
                  block_length: int) -> None:
         super().__init__(source, function)
         self.cycle_length = os.cpu_count() or 1 if cycle_length in (None, structure.AUTOTUNE) else int(cycle_length)
@@ -177,11 +176,11 @@ class InterleaveDataset(FlatMapDataset):
 _END = object()
 
 
-class ShuffleDataset(Dataset):
+class Shuffle(structure.Node):
     """``shuffle``: each element drawn at random from a buffer of the next ``buffer_size`` ones."""
     tf_name = "_ShuffleDataset"
 
-    def __init__(self, source: Dataset, buffer_size: int, seed: int | None, reshuffle_each_iteration: bool) -> None:
+    def __init__(self, source: structure.Node, buffer_size: int, seed: int | None, reshuffle_each_iteration: bool) -> None:
         if int(buffer_size) <= 0:
             raise InvalidArgumentError("buffer_size must be greater than zero or UNKNOWN_CARDINALITY (shuffle).")
         self.source, self.buffer_size = source, int(buffer_size)
@@ -211,11 +210,11 @@ class ShuffleDataset(Dataset):
         return self.source.element_spec
 
 
-class RepeatDataset(Dataset):
+class Repeat(structure.Node):
     """``repeat``: the source iterated again, ``count`` times or without end."""
     tf_name = "_RepeatDataset"
 
-    def __init__(self, source: Dataset, count: int | None) -> None:
+    def __init__(self, source: structure.Node, count: int | None) -> None:
         self.source, self.count = source, -1 if count is None else int(count)
 
     def _elements(self) -> Iterator[Any]:
@@ -240,11 +239,11 @@ class RepeatDataset(Dataset):
         return self.source.element_spec
 
 
-class TakeDataset(Dataset):
+class Take(structure.Node):
     """``take``: the first ``count`` elements."""
     tf_name = "_TakeDataset"
 
-    def __init__(self, source: Dataset, count: int) -> None:
+    def __init__(self, source: structure.Node, count: int) -> None:
         self.source, self.count = source, int(count)
 
     def _elements(self) -> Iterator[Any]:
@@ -260,7 +259,7 @@ class TakeDataset(Dataset):
         return self.source.element_spec
 
 
-class SkipDataset(TakeDataset):
+class Skip(Take):
     """``skip``: all but the first ``count`` elements."""
     tf_name = "_SkipDataset"
 
@@ -276,11 +275,11 @@ class SkipDataset(TakeDataset):
         return 0 if self.count < 0 else max(n - self.count, 0)
 
 
-class CacheDataset(TakeDataset):
+class Cache(Take):
     """``cache``: the first complete pass is kept in memory (also when TF would write ``filename``) and replayed."""
     tf_name = "CacheDataset"
 
-    def __init__(self, source: Dataset, filename: str = "") -> None:
+    def __init__(self, source: structure.Node, filename: str = "") -> None:
         super().__init__(source, -1)
         self.filename, self.cached = filename, None
 
@@ -295,9 +294,9 @@ class CacheDataset(TakeDataset):
         self.cached = seen          # only a pass that reached the end is kept, as TF does
 
 
-class PrefetchDataset(TakeDataset):
+class Prefetch(Take):
     """``prefetch``: the same elements (minitape computes each when the loop asks for it)."""
     tf_name = "_PrefetchDataset"
 
-    def __init__(self, source: Dataset) -> None:
+    def __init__(self, source: structure.Node) -> None:
         super().__init__(source, -1)
