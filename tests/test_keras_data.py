@@ -57,6 +57,9 @@ def test_a_generator_of_batches_trains_and_the_bar_counts_up():
         history = model().fit(batches(), epochs=1, verbose=0)
     expected = model().fit(X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
     np.testing.assert_allclose(history.history["loss"], expected.history["loss"], rtol=1e-6)
+    with pytest.warns(UserWarning, match="Your input ran out of data"):
+        used_up = model().fit(batches(), epochs=3, shuffle=False, verbose=0)
+    assert len(used_up.history["loss"]) == 1             # a generator runs once: no epoch repeats its numbers
     bar = ProgressBar(None, 1, plain=True, clock=lambda: 0.0)
     assert bar._line(5, {"loss": 1.0}) == "      5/Unknown 0s 0ms/step - loss: 1.0000"
 

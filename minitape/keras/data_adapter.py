@@ -156,7 +156,7 @@ class EpochIterator:
             batch = next(self.iterator, None)
             if batch is None:
                 self.iterator = None                    # the next epoch starts the data again
-                if self.steps_per_epoch or self.num_batches is None:
+                if self.steps_per_epoch or self.num_batches is None or seen == 0:
                     warnings.warn(RAN_OUT, stacklevel=4)
                 if self.num_batches is None:
                     self.num_batches = seen             # known from now on, as Keras learns it

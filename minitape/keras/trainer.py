@@ -226,11 +226,14 @@ class Trainer:
                 callback.on_epoch_begin(epoch)
             self._reset_metrics()
             bar = ProgressBar(batches.steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
+            step = -1
             for step, batch in batches.epoch():
                 logs = self.train_step(batch)
                 bar.update(step + 1, logs)
                 for callback in callbacks:
                     callback.on_train_batch_end(step, logs)
+            if step < 0:            # a generator used up: no batch left, so training ends here (with the warning)
+                break
             if validation is not None:
                 logs = {**logs, **{f"val_{name}": value for name, value in self._run_test(validation, 0).items()}}
             bar.close(logs)
