@@ -105,8 +105,8 @@ def _zip_dict(tf: Any) -> Any:
 
 
 def _padded(tf: Any) -> Any:
-    return tf.data.Dataset.range(1, 5).map(lambda n: tf.fill([n], n)).padded_batch(2, padded_shapes=[5],
-                                                                                     padding_values=tf.constant(-1, tf.int64))
+    lengths = tf.data.Dataset.range(1, 5).map(lambda n: tf.fill([n], n))
+    return lengths.padded_batch(2, padded_shapes=[5], padding_values=tf.constant(-1, tf.int64))
 
 
 def _padded_tuple(tf: Any) -> Any:
@@ -147,7 +147,8 @@ DATASETS: dict[str, Any] = {
     "zip_not_dataset": lambda tf: tf.data.Dataset.zip((tf.data.Dataset.range(2), [1, 2])),
     "zip_infinite": lambda tf: tf.data.Dataset.zip(tf.data.Dataset.range(2).repeat(), tf.data.Dataset.range(3)),
     "concatenate": lambda tf: tf.data.Dataset.range(2).concatenate(tf.data.Dataset.range(10, 12)),
-    "concatenate_relaxed": lambda tf: tf.data.Dataset.from_tensors([1, 2]).concatenate(tf.data.Dataset.from_tensors([3])),
+    "concatenate_relaxed": lambda tf: tf.data.Dataset.from_tensors([1, 2]).concatenate(
+        tf.data.Dataset.from_tensors([3])),
     "concatenate_bad": lambda tf: tf.data.Dataset.range(2).concatenate(tf.data.Dataset.from_tensors(1.0)),
     "batch": lambda tf: tf.data.Dataset.range(7).batch(3),
     "batch_drop": lambda tf: tf.data.Dataset.range(7).batch(3, drop_remainder=True),

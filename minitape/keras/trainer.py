@@ -88,7 +88,8 @@ class Trainer:
         return [self._loss_tracker, *(self._metrics or [])] if self.compiled else []
 
     def train_step(self, data: tuple[Any, Any]) -> dict[str, float]:
-        """One step on a batch ``(x, y)`` or ``(x, y, sample_weight)``: forward under a tape, gradient of the loss, the optimiser's update.
+        """One step on a batch ``(x, y)`` or ``(x, y, sample_weight)``: forward under a tape, gradient of the loss,
+        the optimiser's update.
 
         Returns the running means so far (what the progress bar shows).  Override it to train
         another way; ``fit`` calls it for every batch.

@@ -5,10 +5,10 @@ pipeline; each node knows how to produce a fresh Python iterator over its elemen
 by pulling from the node before it: ``Dataset.range(10**9).map(f).batch(32)`` is three small
 objects, and iterating it computes one batch at a time.  The nodes live in ``sources``,
 ``transformations`` and ``batching``; this class is the boundary where the user's world
-(tensors, datasets) meets theirs (NumPy arrays, nodes).  A ``for`` loop gets each element as minitape tensors; the pipeline
-itself moves NumPy arrays (see ``structure``).  TF runs the pipeline in C++ threads;
-minitape runs it in the loop that asks for the next element, so ``prefetch`` and
-``num_parallel_calls`` are accepted and change nothing but the class name.
+(tensors, datasets) meets theirs (NumPy arrays, nodes): a ``for`` loop gets each element as
+minitape tensors, the pipeline itself moves NumPy arrays (see ``structure``).  TF runs the
+pipeline in C++ threads; minitape runs it in the loop that asks for the next element, so
+``prefetch`` and ``num_parallel_calls`` are accepted and change nothing but the class name.
 
 >>> import minitape as tf
 >>> dataset = tf.data.Dataset.from_tensor_slices([1, 2, 3, 4]).map(lambda x: x * 10).batch(3)
@@ -220,7 +220,8 @@ class Dataset:
         return Dataset(transformations.FlatMap(self._node, _user(map_func)))
 
     def interleave(self, map_func: Callable[..., Dataset], cycle_length: int | None = None, block_length: int = 1,
-                   num_parallel_calls: int | None = None, deterministic: Any = None, name: str | None = None) -> Dataset:
+                   num_parallel_calls: int | None = None, deterministic: Any = None,
+                   name: str | None = None) -> Dataset:
         """Like ``flat_map``, but ``cycle_length`` datasets at a time, ``block_length`` elements from each in turn.
 
         >>> import minitape as tf

@@ -180,7 +180,8 @@ class Shuffle(structure.Node):
     """``shuffle``: each element drawn at random from a buffer of the next ``buffer_size`` ones."""
     tf_name = "_ShuffleDataset"
 
-    def __init__(self, source: structure.Node, buffer_size: int, seed: int | None, reshuffle_each_iteration: bool) -> None:
+    def __init__(self, source: structure.Node, buffer_size: int, seed: int | None,
+                 reshuffle_each_iteration: bool) -> None:
         if int(buffer_size) <= 0:
             raise InvalidArgumentError("buffer_size must be greater than zero or UNKNOWN_CARDINALITY (shuffle).")
         self.source, self.buffer_size = source, int(buffer_size)
