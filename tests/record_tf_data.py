@@ -238,11 +238,36 @@ def others(tf: Any) -> dict[str, Any]:
     return found
 
 
+def keras_on_datasets(tf: Any) -> dict[str, Any]:
+    """Keras 3's fit, evaluate and predict on datasets of (x, y) and (x, y, sample_weight) batches."""
+    import warnings
+
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(10, 2)
+    y = (x @ np.array([[1.5], [-0.5]], np.float32) + 0.25).astype(np.float32)
+    w = np.array([1, 0, 2, 1, 1, 0, 1, 2, 1, 1], np.float32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones", bias_initializer="zeros")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mse"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        weighted = tf.data.Dataset.from_tensor_slices((x, y, w)).batch(4)
+        history = model.fit(weighted, epochs=2, validation_data=tf.data.Dataset.from_tensors((x, y)), verbose=0)
+        repeated = tf.data.Dataset.from_tensor_slices((x, y)).batch(3).repeat()
+        streamed = model.fit(repeated, epochs=2, steps_per_epoch=5, shuffle=False, verbose=0)
+    return {
+        "history": {name: [round(v, 5) for v in values] for name, values in history.history.items()},
+        "streamed": {name: [round(v, 5) for v in values] for name, values in streamed.history.items()},
+        "evaluate": [round(v, 5) for v in model.evaluate(tf.data.Dataset.from_tensor_slices((x, y, w)).batch(6),
+                                                         verbose=0)],
+        "predict": np.round(model.predict(tf.data.Dataset.from_tensor_slices(x).batch(4), verbose=0), 5).tolist(),
+    }
+
+
 def main() -> None:
     import tensorflow as tf
 
     record = {name: report(tf, build) for name, build in DATASETS.items()}
     record["others"] = others(tf)
+    record["keras"] = keras_on_datasets(tf)
     record["versions"] = [tf.__version__]
     OUT.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(DATASETS)} datasets to {OUT}, TF {tf.__version__}")

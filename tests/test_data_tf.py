@@ -12,7 +12,9 @@ import re
 import pytest
 
 import minitape as tf
-from record_tf_data import DATASETS, others, report
+import numpy as np
+
+from record_tf_data import DATASETS, keras_on_datasets, others, report
 
 RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "tf_data.json").read_text())
 
@@ -43,3 +45,14 @@ def test_other_answers_are_tensorflows():
     assert window_error[0] == expected_window_error[0]
     assert window_error[1].split(" of type")[0] == expected_window_error[1].split(" of type")[0]
     assert found == expected
+
+
+def test_keras_trains_on_datasets_as_keras_3_does():
+    expected, found = RECORDED["keras"], keras_on_datasets(tf)
+    assert sorted(found) == sorted(expected)
+    for key in ("history", "streamed"):
+        assert sorted(found[key]) == sorted(expected[key])
+        for name in expected[key]:
+            np.testing.assert_allclose(found[key][name], expected[key][name], rtol=1e-4, err_msg=f"{key} {name}")
+    np.testing.assert_allclose(found["evaluate"], expected["evaluate"], rtol=1e-4)
+    np.testing.assert_allclose(found["predict"], expected["predict"], rtol=1e-4, atol=1e-5)

@@ -106,7 +106,7 @@ class Trainer:
             loss = self._compute_loss(y, y_pred, sample_weight)
         variables = self.trainable_variables
         self.optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
-        return self._update_metrics(y, y_pred, loss, _batch_size(x), sample_weight)
+        return self._update_metrics(y, y_pred, loss, _batch_size(x))
 
     def test_step(self, data: tuple[Any, Any]) -> dict[str, float]:
         """One evaluation step on a batch ``(x, y)``, with ``training=False``: the running means so far.
@@ -119,8 +119,7 @@ class Trainer:
         """
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         y_pred = self._forward(x, training=False)
-        return self._update_metrics(y, y_pred, self._compute_loss(y, y_pred, sample_weight), _batch_size(x),
-                                    sample_weight)
+        return self._update_metrics(y, y_pred, self._compute_loss(y, y_pred, sample_weight), _batch_size(x))
 
     def predict_step(self, data: Any) -> Tensor:
         """The model's output on one batch of inputs, with ``training=False``.
@@ -152,16 +151,13 @@ class Trainer:
                                 f"tf.cast(loss, tf.{terms[0].dtype.name}) in `add_loss`.")
         return terms[0] if len(terms) == 1 else ops.reduce_sum(ops.stack(terms))
 
-    def _update_metrics(self, y: Any, y_pred: Tensor, loss: Tensor, batch_size: int,
-                        sample_weight: Any = None) -> dict[str, float]:
+    def _update_metrics(self, y: Any, y_pred: Tensor, loss: Tensor, batch_size: int) -> dict[str, float]:
+        # As Keras: compile's `metrics` are not weighted by sample_weight (its `weighted_metrics` would be).
         if self._metrics is None:
             self._metrics = [metrics_module.get(m, y, y_pred) for m in self._metric_ids]
         self._loss_tracker.update_state(loss, sample_weight=batch_size)
         for metric in self._metrics:
-            if sample_weight is None:
-                metric.update_state(y, y_pred)
-            else:
-                metric.update_state(y, y_pred, sample_weight=sample_weight)
+            metric.update_state(y, y_pred)
         return {m.name: float(m.result()) for m in sorted(self.metrics, key=lambda m: m.name)}
 
     def _reset_metrics(self) -> None:
