@@ -21,7 +21,7 @@ NAMESPACES = (
     "", "nn", "math", "linalg", "random", "events", "keras", "keras.layers", "keras.activations",
     "keras.initializers", "keras.regularizers", "keras.constraints", "dialect.init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
     "keras.utils", "keras.trainer", "config", "course.gradcheck", "course.exercises", "course.budgets",
-    "viz", "backends", "dtypes", "nest", "errors",
+    "viz", "backends", "dtypes", "nest", "errors", "data", "data.experimental",
 )
 PARSER = doctest.DocTestParser()
 

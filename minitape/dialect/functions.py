@@ -55,7 +55,8 @@ class TensorSpec:
         self.dtype, self.name = dtypes.as_dtype(dtype), name
 
     def __repr__(self) -> str:
-        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+        shape = "<unknown>" if self.shape is None else self.shape       # TF's words for an unknown rank
+        return f"TensorSpec(shape={shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
 
 
 class Function:

@@ -47,7 +47,7 @@ class ProgressBar:
     >>> bar.update(4, {"loss": 1.0}); bar.close({"loss": 1.0})       # verbose=0: silent
     """
 
-    def __init__(self, steps: int, verbose: int, title: str | None = None, plain: bool = False,
+    def __init__(self, steps: int | None, verbose: int, title: str | None = None, plain: bool = False,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.steps, self.verbose, self.clock = steps, verbose, clock
         self.start = clock()
@@ -85,19 +85,23 @@ class ProgressBar:
         1/1 - 0s - 0ms/step - loss: 0.5000 - val_loss: 0.6000
         """
         elapsed = self.clock() - self.start
+        steps = self.shown if self.steps is None else self.steps      # an unknown count is known at the end
         if self.tqdm is not None:
             self.tqdm.set_postfix_str(format_logs(logs)[3:])
             self.tqdm.close()
         elif self.verbose == 1:
-            print(("\r" if sys.stdout.isatty() else "") + self._line(self.steps, logs), flush=True)
+            print(("\r" if sys.stdout.isatty() else "") + self._line(steps, logs, steps), flush=True)
         elif self.verbose == 2:
-            print(f"{self.steps}/{self.steps} - {elapsed:.0f}s - {_per_step(elapsed, self.steps)}{format_logs(logs)}")
+            print(f"{steps}/{steps} - {elapsed:.0f}s - {_per_step(elapsed, steps)}{format_logs(logs)}")
 
-    def _line(self, step: int, logs: dict[str, float]) -> str:
+    def _line(self, step: int, logs: dict[str, float], steps: int | None = None) -> str:
         elapsed = self.clock() - self.start
-        done = WIDTH * step // max(self.steps, 1)
+        steps = self.steps if steps is None else steps
+        if steps is None:           # as Keras: a stream of unknown length counts up
+            return f"{step:7d}/Unknown {elapsed:.0f}s {_per_step(elapsed, step)}{format_logs(logs)}"
+        done = WIDTH * step // max(steps, 1)
         bar = "━" * done + "─" * (WIDTH - done)
-        return f"{step}/{self.steps} {bar} {elapsed:.0f}s {_per_step(elapsed, step)}{format_logs(logs)}"
+        return f"{step}/{steps} {bar} {elapsed:.0f}s {_per_step(elapsed, step)}{format_logs(logs)}"
 
 
 def _per_step(elapsed: float, steps: int) -> str:

@@ -22,32 +22,22 @@ example of the epoch; ``val_`` entries come from ``evaluate`` on
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import inspect
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from minitape import ops
 from minitape.autodiff.tape import GradientTape
-from minitape.core import dtypes, random
-from minitape.core.tensor import Tensor, constant
+from minitape.core import dtypes
+from minitape.core.tensor import Tensor
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, History
+from minitape.keras import data_adapter
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
-
-
-def _as_array(data: Any) -> np.ndarray:
-    """Inputs or labels on the host; floating ones as float32, as Keras' data adapters give them."""
-    array = np.asarray(data.numpy() if hasattr(data, "numpy") else data)
-    return array.astype(np.float32) if np.issubdtype(array.dtype, np.floating) else array
-
-
-def _batches(order: np.ndarray, batch_size: int) -> Iterator[np.ndarray]:
-    """The rows of each batch, in ``order``; the last batch holds what is left."""
-    for start in range(0, len(order), batch_size):
-        yield order[start:start + batch_size]
 
 
 def _verbosity(verbose: int | str) -> int:
@@ -98,7 +88,8 @@ class Trainer:
         return [self._loss_tracker, *(self._metrics or [])] if self.compiled else []
 
     def train_step(self, data: tuple[Any, Any]) -> dict[str, float]:
-        """One step on a batch ``(x, y)``: forward under a tape, gradient of the loss, the optimiser's update.
+        """One step on a batch ``(x, y)`` or ``(x, y, sample_weight)``: forward under a tape, gradient of the loss,
+        the optimiser's update.
 
         Returns the running means so far (what the progress bar shows).  Override it to train
         another way; ``fit`` calls it for every batch.
@@ -109,13 +100,13 @@ class Trainer:
         >>> model.train_step((tf.ones((2, 3)), tf.ones((2, 1))))
         {'loss': 1.0}
         """
-        x, y = data
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self._forward(x, training=True)
-            loss = self._compute_loss(y, y_pred)
+            loss = self._compute_loss(y, y_pred, sample_weight)
         variables = self.trainable_variables
         self.optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
-        return self._update_metrics(y, y_pred, loss, len(x))
+        return self._update_metrics(y, y_pred, loss, _batch_size(x))
 
     def test_step(self, data: tuple[Any, Any]) -> dict[str, float]:
         """One evaluation step on a batch ``(x, y)``, with ``training=False``: the running means so far.
@@ -126,9 +117,9 @@ class Trainer:
         >>> model.test_step((tf.ones((2, 3)), 3 * tf.ones((2, 1))))
         {'loss': 9.0}
         """
-        x, y = data
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         y_pred = self._forward(x, training=False)
-        return self._update_metrics(y, y_pred, self._compute_loss(y, y_pred), len(x))
+        return self._update_metrics(y, y_pred, self._compute_loss(y, y_pred, sample_weight), _batch_size(x))
 
     def predict_step(self, data: Any) -> Tensor:
         """The model's output on one batch of inputs, with ``training=False``.
@@ -144,10 +135,10 @@ class Trainer:
         # As Keras: a model whose call takes no `training` is called without one (its layers then infer).
         return self(x, training=training) if takes_training(type(self)) else self(x)
 
-    def _compute_loss(self, y: Any, y_pred: Tensor) -> Tensor:
+    def _compute_loss(self, y: Any, y_pred: Tensor, sample_weight: Any = None) -> Tensor:
         # As Keras: the compiled loss, plus each loss of `self.losses` (add_loss, regularizers) summed to a scalar;
         # a non-floating term is cast to float32 (Keras' floatx), a floating one is kept.
-        terms = [] if self.loss is None else [self.loss(y, y_pred)]
+        terms = [] if self.loss is None else [_weighted_loss(self.loss, y, y_pred, sample_weight)]
         terms += [ops.reduce_sum(term if term.dtype.is_floating else ops.cast(term, dtypes.float32))
                   for term in self.losses]
         if not terms:
@@ -161,6 +152,7 @@ class Trainer:
         return terms[0] if len(terms) == 1 else ops.reduce_sum(ops.stack(terms))
 
     def _update_metrics(self, y: Any, y_pred: Tensor, loss: Tensor, batch_size: int) -> dict[str, float]:
+        # As Keras: compile's `metrics` are not weighted by sample_weight (its `weighted_metrics` would be).
         if self._metrics is None:
             self._metrics = [metrics_module.get(m, y, y_pred) for m in self._metric_ids]
         self._loss_tracker.update_state(loss, sample_weight=batch_size)
@@ -178,13 +170,19 @@ class Trainer:
 
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1,
             verbose: int | str = "auto", callbacks: Sequence[Callback] | None = None, validation_split: float = 0.0,
-            validation_data: tuple[Any, Any] | None = None, shuffle: bool = True, initial_epoch: int = 0,
+            validation_data: Any = None, shuffle: bool = True, sample_weight: Any = None, initial_epoch: int = 0,
+            steps_per_epoch: int | None = None, validation_steps: int | None = None,
             validation_batch_size: int | None = None) -> History:
-        """Train for ``epochs`` passes over ``(x, y)`` in batches of ``batch_size`` (32); returns the ``History``.
+        """Train for ``epochs`` passes over the data; returns the ``History``.
 
-        ``validation_split`` holds out the last fraction of the examples (before shuffling) as
-        ``validation_data``.  Shuffling draws from minitape's seeded random source, so
-        ``tf.random.set_seed`` (or ``keras.utils.set_random_seed``) makes it repeatable.
+        The data is arrays ``x``, ``y`` (and ``sample_weight``), cut into batches of ``batch_size`` (32),
+        or a ``tf.data.Dataset`` or Python generator of ``(x, y)`` or ``(x, y, sample_weight)`` batches
+        (then ``y`` stays ``None``, ``shuffle`` is ignored with Keras' warning, and ``batch_size``
+        is ignored as Keras 3 ignores it).  ``steps_per_epoch`` makes an epoch that many batches of a
+        stream that goes on (a ``repeat()``ed dataset).  ``validation_split`` holds out the last
+        fraction of the arrays (before shuffling) as ``validation_data``, which may also be a Dataset.
+        Shuffling draws from minitape's seeded random source, so ``tf.random.set_seed`` (or
+        ``keras.utils.set_random_seed``) makes it repeatable.
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
@@ -193,42 +191,48 @@ class Trainer:
         >>> history = model.fit(x, y, batch_size=4, epochs=2, validation_data=(x, y), verbose=0)
         >>> {name: [round(v, 3) for v in values] for name, values in history.history.items()}
         {'loss': [2.72, 0.353], 'val_loss': [0.518, 0.067]}
+        >>> dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+        >>> len(model.fit(dataset, epochs=3, steps_per_epoch=2, shuffle=False, verbose=0).history["loss"])
+        3
         """
         self._require_compile()
-        if y is None:
-            raise ValueError("fit needs labels: call model.fit(x, y, ...).")
-        x, y = _as_array(x), _as_array(y)
-        if len(x) != len(y):
-            raise ValueError(f"Data cardinality is ambiguous: x has {len(x)} examples but y has {len(y)}. Make sure "
-                             f"all arrays contain the same number of samples.")
+        if y is None and not data_adapter.is_stream(x):
+            raise ValueError("fit needs labels: call model.fit(x, y, ...), or pass a Dataset of (x, y) batches.")
         if validation_split and validation_data is None:
+            if data_adapter.is_stream(x):
+                raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays.")
+            x, y = data_adapter.as_host_array(x), data_adapter.as_host_array(y)
             split = int(len(x) * (1 - validation_split))
-            x, y, validation_data = x[:split], y[:split], (x[split:], y[split:])
-        batch_size, verbose = batch_size or 32, _verbosity(verbose)
-        steps = -(-len(x) // batch_size)
+            validation_data = (x[split:], y[split:]) if sample_weight is None else (
+                x[split:], y[split:], sample_weight[split:])
+            x, y, sample_weight = x[:split], y[:split], None if sample_weight is None else sample_weight[:split]
+        batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
+        verbose = _verbosity(verbose)
         history = History()
-        for callback in [history, *(callbacks or [])]:
-            callback.model, callback.params = self, {"verbose": verbose, "epochs": epochs, "steps": steps}
         callbacks = [history, *(callbacks or [])]
         for callback in callbacks:
+            callback.model, callback.params = self, {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
+        for callback in callbacks:
             callback.on_train_begin()
-        shuffler = np.random.default_rng(random.draw_seed())
+        validation = None if validation_data is None else data_adapter.EpochIterator(
+            *_validation_parts(validation_data), batch_size=validation_batch_size or batch_size,
+            steps_per_epoch=validation_steps)
         logs: dict[str, float] = {}
         for epoch in range(initial_epoch, epochs):
             for callback in callbacks:
                 callback.on_epoch_begin(epoch)
             self._reset_metrics()
-            bar = ProgressBar(steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
-            order = shuffler.permutation(len(x)) if shuffle else np.arange(len(x))
-            for step, rows in enumerate(_batches(order, batch_size)):
-                logs = self.train_step((constant(x[rows]), constant(y[rows])))
+            bar = ProgressBar(batches.steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
+            step = -1
+            for step, batch in batches.epoch():
+                logs = self.train_step(batch)
                 bar.update(step + 1, logs)
                 for callback in callbacks:
                     callback.on_train_batch_end(step, logs)
-            if validation_data is not None:
-                validation = self.evaluate(*validation_data, batch_size=validation_batch_size or batch_size, verbose=0,
-                                           return_dict=True)
-                logs = {**logs, **{f"val_{name}": value for name, value in validation.items()}}
+            if step < 0:            # a generator used up: no batch left, so training ends here (with the warning)
+                break
+            if validation is not None:
+                logs = {**logs, **{f"val_{name}": value for name, value in self._run_test(validation, 0).items()}}
             bar.close(logs)
             for callback in callbacks:
                 callback.on_epoch_end(epoch, logs)
@@ -237,9 +241,21 @@ class Trainer:
         self.history = history
         return history
 
+    def _run_test(self, batches: data_adapter.EpochIterator, verbose: int) -> dict[str, float]:
+        """One pass of ``test_step`` over the batches: the metrics' values at the end."""
+        self._reset_metrics()
+        bar = ProgressBar(batches.steps, verbose)
+        logs: dict[str, float] = {}
+        for step, batch in batches.epoch():
+            logs = self.test_step(batch)
+            bar.update(step + 1, logs)
+        bar.close(logs)
+        return logs
+
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: int | str = "auto",
+                 sample_weight: Any = None, steps: int | None = None,
                  return_dict: bool = False) -> float | list[float] | dict[str, float]:
-        """The loss and metrics over ``(x, y)``, in batches, with ``training=False``.
+        """The loss and metrics over ``(x, y)`` in batches (or over a Dataset's batches), with ``training=False``.
 
         Returns the loss alone when there are no metrics, else ``[loss, *metrics]`` in
         compile's order, or a dict with ``return_dict=True``.
@@ -249,37 +265,61 @@ class Trainer:
         >>> model.compile(loss="mse", metrics=["mse"])
         >>> model.evaluate(np.ones((3, 2)), 2 * np.ones((3, 1)), verbose=0)
         [4.0, 4.0]
+        >>> model.evaluate(tf.data.Dataset.from_tensors((np.ones((3, 2)), np.ones((3, 1)))), verbose=0)
+        [1.0, 1.0]
         """
         self._require_compile()
-        x, y = _as_array(x), _as_array(y)
-        batch_size = batch_size or 32
-        self._reset_metrics()
-        bar = ProgressBar(-(-len(x) // batch_size), _verbosity(verbose))
-        logs: dict[str, float] = {}
-        for step, rows in enumerate(_batches(np.arange(len(x)), batch_size)):
-            logs = self.test_step((constant(x[rows]), constant(y[rows])))
-            bar.update(step + 1, logs)
-        bar.close(logs)
+        logs = self._run_test(data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps), _verbosity(verbose))
         if return_dict:
             return logs
         values = [logs["loss"], *(logs[m.name] for m in self._metrics or [])]
         return values if len(values) > 1 else values[0]
 
-    def predict(self, x: Any, batch_size: int | None = None, verbose: int | str = "auto") -> np.ndarray:
-        """The model's outputs for ``x``, computed in batches with ``training=False``, as one NumPy array.
+    def predict(self, x: Any, batch_size: int | None = None, verbose: int | str = "auto",
+                steps: int | None = None) -> np.ndarray:
+        """The model's outputs for ``x`` (arrays, or a Dataset whose batches hold ``x`` first), computed in batches
+        with ``training=False``, as one NumPy array.
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
         >>> model.predict(np.ones((5, 2)), batch_size=2, verbose=0).ravel()
         array([2., 2., 2., 2., 2.], dtype=float32)
+        >>> model.predict(tf.data.Dataset.from_tensor_slices(np.ones((3, 2))).batch(2), verbose=0).shape
+        (3, 1)
         """
-        x = _as_array(x)
-        batch_size = batch_size or 32
-        bar = ProgressBar(-(-len(x) // batch_size), _verbosity(verbose))
+        batches = data_adapter.EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
+        bar = ProgressBar(batches.steps, _verbosity(verbose))
         outputs = []
-        for step, rows in enumerate(_batches(np.arange(len(x)), batch_size)):
-            outputs.append(self.predict_step(constant(x[rows])).numpy())
+        for step, batch in batches.epoch():
+            outputs.append(self.predict_step(batch[0]).numpy())
             bar.update(step + 1, {})
         bar.close({})
         return np.concatenate(outputs)
 
+
+def _validation_parts(validation_data: Any) -> tuple[Any, ...]:
+    """``validation_data`` as EpochIterator's ``x, y, sample_weight``: a Dataset, or a tuple of arrays."""
+    if data_adapter.is_stream(validation_data):
+        return (validation_data,)
+    x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(validation_data)
+    return x, y, sample_weight
+
+
+def _batch_size(x: Any) -> int:
+    """The number of examples in a batch of inputs (a tensor, or a structure of them)."""
+    first = x
+    while isinstance(first, dict | list | tuple):
+        first = first[sorted(first)[0]] if isinstance(first, dict) else first[0]
+    return int(np.shape(first)[0])
+
+
+def _weighted_loss(loss: Any, y: Any, y_pred: Tensor, sample_weight: Any) -> Tensor:
+    """The compiled loss, weighted per example as Keras does: ``sum(loss_i * w_i) / n`` over the batch."""
+    if sample_weight is None:
+        return loss(y, y_pred)
+    if "sample_weight" in inspect.signature(loss.__call__).parameters:
+        return loss(y, y_pred, sample_weight=sample_weight)
+    per_example = loss.call(ops.as_operand(y), ops.as_operand(y_pred))
+    weights = ops.cast(ops.as_operand(sample_weight), per_example.dtype)
+    weights = ops.reshape(weights, ops.shape(per_example)) if weights.shape.rank else weights
+    return ops.reduce_sum(per_example * weights) / ops.cast(ops.size(per_example), per_example.dtype)

@@ -14,6 +14,7 @@ import random as python_random
 import numpy as np
 
 from minitape.core import random
+from minitape.keras.data_adapter import unpack_x_y_sample_weight
 
 
 def set_random_seed(seed: int) -> None:
@@ -33,4 +34,4 @@ def set_random_seed(seed: int) -> None:
     random.set_seed(seed)
 
 
-__all__ = ["set_random_seed"]
+__all__ = ["set_random_seed", "unpack_x_y_sample_weight"]
