@@ -33,7 +33,7 @@ from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
-from minitape.keras.callbacks import Callback, History
+from minitape.keras.callbacks import Callback, CallbackList, History
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
 
@@ -206,36 +206,38 @@ class Trainer:
             x, y, validation_data = x[:split], y[:split], (x[split:], y[split:])
         batch_size, verbose = batch_size or 32, _verbosity(verbose)
         steps = -(-len(x) // batch_size)
-        history = History()
-        for callback in [history, *(callbacks or [])]:
-            callback.model, callback.params = self, {"verbose": verbose, "epochs": epochs, "steps": steps}
-        callbacks = [history, *(callbacks or [])]
-        for callback in callbacks:
-            callback.on_train_begin()
+        # As Keras 3: a History is added after the given callbacks (so it sees the logs they add to).
+        callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs, steps=steps)
+        self.stop_training = False
+        callbacks.on_train_begin()
         shuffler = np.random.default_rng(random.draw_seed())
-        logs: dict[str, float] = {}
+        logs: dict[str, float] | None = None
         for epoch in range(initial_epoch, epochs):
-            for callback in callbacks:
-                callback.on_epoch_begin(epoch)
             self._reset_metrics()
+            callbacks.on_epoch_begin(epoch)
             bar = ProgressBar(steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
             order = shuffler.permutation(len(x)) if shuffle else np.arange(len(x))
             for step, rows in enumerate(_batches(order, batch_size)):
+                callbacks.on_train_batch_begin(step)
                 logs = self.train_step((constant(x[rows]), constant(y[rows])))
                 bar.update(step + 1, logs)
-                for callback in callbacks:
-                    callback.on_train_batch_end(step, logs)
+                callbacks.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
             if validation_data is not None:
                 validation = self.evaluate(*validation_data, batch_size=validation_batch_size or batch_size, verbose=0,
                                            return_dict=True)
                 logs = {**logs, **{f"val_{name}": value for name, value in validation.items()}}
             bar.close(logs)
-            for callback in callbacks:
-                callback.on_epoch_end(epoch, logs)
-        for callback in callbacks:
-            callback.on_train_end(logs)
-        self.history = history
-        return history
+            logs = dict(logs or {})
+            callbacks.on_epoch_end(epoch, logs)
+            if self.stop_training:
+                break
+        if epochs > 0 and isinstance(self.optimizer, optimizers.Optimizer):
+            self.optimizer.finalize_variable_values(self.trainable_variables)     # use_ema's averages
+        callbacks.on_train_end(logs)
+        self.history = callbacks.history
+        return callbacks.history
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: int | str = "auto",
                  return_dict: bool = False) -> float | list[float] | dict[str, float]:
