@@ -48,6 +48,7 @@ class Adam(Optimizer):
                                                   (("beta_1", beta_1), ("beta_2", beta_2), ("epsilon", epsilon)))
         self.amsgrad = amsgrad
         self.slot_names = ("momentum", "velocity", *(("velocity_hat",) if amsgrad else ()))
+        self.slot_groups = (("momentum", "velocity"), ("velocity_hat",))
 
     def update_step(self, gradient: Tensor, variable: Variable, learning_rate: Tensor) -> None:
         """One Adam step for ``variable``.

@@ -79,6 +79,9 @@ class Optimizer(WeightDecay, MovingAverage):
     """
 
     slot_names: tuple[str, ...] = ()
+    #: Keras lists some slots weight by weight, others after all of those (Adam's ``velocity_hat``): the groups
+    #: that ``variables`` lists in turn; None lists each weight's slots together.
+    slot_groups: tuple[tuple[str, ...], ...] | None = None
     slot_initial_values: dict[str, float] = {}
     config_names: tuple[str, ...] = ()
 
@@ -163,7 +166,8 @@ class Optimizer(WeightDecay, MovingAverage):
         ['sgd/iteration', 'sgd/learning_rate', 'sgd/w_momentum']
         """
         own = [self.iterations, *([self._learning_rate] if isinstance(self._learning_rate, Variable) else [])]
-        slots = [slot for slots in self._slots.values() for slot in slots.values()]
+        groups = self.slot_groups or (self.slot_names,)
+        slots = [slots[name] for group in groups for slots in self._slots.values() for name in group if name in slots]
         return own + slots + [*self._averages.values()] + self._step_variables
 
     # -- building the per-weight state ---------------------------------------------------------------------------

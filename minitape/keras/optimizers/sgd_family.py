@@ -75,6 +75,7 @@ class RMSprop(Optimizer):
     """
 
     config_names = ("rho", "momentum", "epsilon", "centered")
+    slot_groups = (("velocity",), ("momentum",), ("average_gradient",))
 
     def __init__(self, learning_rate: Any = 0.001, rho: float = 0.9, momentum: float = 0.0, epsilon: float = 1e-7,
                  centered: bool = False, **kwargs: Any) -> None:
