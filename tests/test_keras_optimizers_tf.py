@@ -122,3 +122,16 @@ def test_an_unknown_gradient_is_skipped_with_keras_warning():
     with pytest.warns(UserWarning, match="Gradients do not exist for variables"):
         keras.optimizers.SGD(0.5).apply([tf.constant(1.0), None], [w, v])
     assert float(w.numpy()) == 0.5 and float(v.numpy()) == 1.0
+
+
+def test_an_optimizer_refuses_variables_it_was_not_built_for():
+    # TF 2.21: ValueError "Unknown variable: <Variable path=variable_1, ...>. This optimizer can only be called ..."
+    optimizer, w = keras.optimizers.SGD(0.1), tf.Variable(1.0)
+    optimizer.apply([tf.constant(1.0)], [w])
+    with pytest.raises(ValueError, match=r"Unknown variable: .*This optimizer can only be called for the variables it "
+                                         r"was originally built with\. When working with a new set of variables, you "
+                                         r"should recreate a new optimizer instance\."):
+        optimizer.apply([tf.constant(1.0)], [tf.Variable(2.0)])
+    built = keras.optimizers.SGD(0.1)
+    built.build([w, tf.Variable(0.0)])
+    built.apply([tf.constant(1.0)], [w])                  # a subset of the built variables is fine

@@ -260,8 +260,17 @@ class Optimizer(WeightDecay, MovingAverage):
         if len(grads) != len(variables):
             raise ValueError(f"apply: got {len(grads)} gradients for {len(variables)} variables; pass one gradient "
                              f"per variable, in the same order.")
+        for variable in variables:
+            if not isinstance(variable, Variable):
+                raise TypeError(f"apply_gradients: {variable!r} is not a Variable; optimisers update variables.")
+        if not self._built_for:
+            self.build(variables)
+        for variable in variables:
+            if variable._id not in self._slots:
+                raise ValueError(f"Unknown variable: {variable}. This optimizer can only be called for the variables "
+                                 f"it was originally built with. When working with a new set of variables, you "
+                                 f"should recreate a new optimizer instance.")
         grads, variables = self._present(grads, variables)
-        self.build(variables)
         if self.loss_scale_factor is not None:
             grads = [g / self.loss_scale_factor for g in grads]
         grads = self._clip(grads)
@@ -290,8 +299,6 @@ class Optimizer(WeightDecay, MovingAverage):
                           f"`model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
         kept = [(convert_to_tensor(g), v) for g, v in zip(grads, variables) if g is not None]
         for g, v in kept:
-            if not isinstance(v, Variable):
-                raise TypeError(f"apply_gradients: {v!r} is not a Variable; optimisers update variables.")
             if g.shape != v.shape:
                 raise ValueError(f"apply_gradients: gradient of shape {tuple(g.shape)} for variable '{v.name}' "
                                  f"of shape {tuple(v.shape)}.")
