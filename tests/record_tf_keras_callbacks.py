@@ -128,6 +128,14 @@ def terminate_and_lambda(keras: Any, tf: Any) -> dict[str, Any]:
                                     "loss_is_finite": [bool(np.isfinite(v)) for v in nan["history"]["loss"]]}}
 
 
+def moving_average(keras: Any, tf: Any) -> dict[str, Any]:
+    """``fit`` with ``use_ema``: the weights after the last epoch are the optimiser's moving averages."""
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, name="dense")])
+    m.set_weights(WEIGHTS)
+    m.compile(optimizer=keras.optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss="mse")
+    return fit(m, [], epochs=3)
+
+
 def weights_file(keras: Any, tf: Any) -> dict[str, Any]:
     """The layout (group paths, their ``name`` attributes, dataset shapes) of files written for several models."""
     import h5py
@@ -168,7 +176,8 @@ def weights_file(keras: Any, tf: Any) -> dict[str, Any]:
             "compiled_optimizer": [np.asarray(v.numpy()).tolist() for v in compiled.optimizer.variables]}
 
 
-SCENARIOS = [early_stopping, reduce_lr, scheduler, csv_logger, checkpoint, terminate_and_lambda, weights_file]
+SCENARIOS = [early_stopping, reduce_lr, scheduler, csv_logger, checkpoint, terminate_and_lambda, moving_average,
+             weights_file]
 
 
 if __name__ == "__main__":
