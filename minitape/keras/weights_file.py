@@ -115,7 +115,7 @@ def load_weights(model: Layer, filepath: str | os.PathLike) -> None:
     >>> tf.keras.Sequential([tf.keras.layers.Dense(1)]).load_weights("model.ckpt")
     Traceback (most recent call last):
     ...
-    ValueError: File format not supported: filepath=model.ckpt. Keras 3 only supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 `.h5` files.
+    ValueError: File format not supported: filepath=model.ckpt. Keras 3 only supports V3 `.keras` and ...
     """
     filepath = os.fspath(filepath)
     if not filepath.endswith(".weights.h5"):

@@ -182,7 +182,8 @@ class ReduceLROnPlateau(MonitorCallback):
         super().__init__(monitor, mode, min_delta=min_delta)
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
-        self.factor, self.min_lr, self.patience, self.verbose, self.cooldown = factor, min_lr, patience, verbose, cooldown
+        self.factor, self.min_lr, self.patience, self.verbose = factor, min_lr, patience, verbose
+        self.cooldown = cooldown
         self.cooldown_counter = self.wait = 0
 
     def on_train_begin(self, logs: dict | None = None) -> None:

@@ -48,7 +48,8 @@ class LearningRateSchedule:
     name = "LearningRateSchedule"
 
     def __call__(self, step: Any) -> Tensor:
-        raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override `__call__(self, step)`.")
+        raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override "
+                                  f"`__call__(self, step)`.")
 
     def get_config(self) -> dict[str, Any]:
         """The arguments that make this schedule again (a subclass must write it).
@@ -122,7 +123,8 @@ class InverseTimeDecay(LearningRateSchedule):
 
     def __call__(self, step: Any) -> Tensor:
         p = _step(step) / self.decay_steps
-        return self._value(self.initial_learning_rate / (1 + self.decay_rate * (math.floor(p) if self.staircase else p)))
+        p = math.floor(p) if self.staircase else p
+        return self._value(self.initial_learning_rate / (1 + self.decay_rate * p))
 
     get_config = ExponentialDecay.get_config
 
@@ -159,7 +161,8 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 
 class PolynomialDecay(LearningRateSchedule):
-    """From ``initial_learning_rate`` to ``end_learning_rate`` in ``decay_steps``, along ``(1 - step/decay_steps)**power``.
+    """From ``initial_learning_rate`` to ``end_learning_rate`` in ``decay_steps``, along
+    ``(1 - step/decay_steps)**power``.
 
     With ``cycle=True`` the decay restarts, each time over the next multiple of ``decay_steps``.
 
