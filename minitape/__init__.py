@@ -71,5 +71,6 @@ from minitape.dialect.printing import print  # noqa: A004
 from minitape import course, viz
 from minitape import keras
 from minitape.keras import initializers     # as in TF 2.21, tf.initializers is Keras'
+from minitape.keras import optimizers       # as in TF 2.21, tf.optimizers is Keras'
 
 __version__ = "0.1.0"

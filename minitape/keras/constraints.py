@@ -8,7 +8,7 @@ the same shape: one of the classes here (by object or by name), or a function of
 >>> import minitape as tf
 >>> layer = tf.keras.layers.Dense(1, kernel_initializer="ones", kernel_constraint="non_neg")
 >>> layer.build((None, 2))
->>> tf.keras.optimizers.SGD(learning_rate=1.0).apply_gradients([(tf.constant([[3.0], [-1.0]]), layer.kernel)])
+>>> _ = tf.keras.optimizers.SGD(learning_rate=1.0).apply_gradients([(tf.constant([[3.0], [-1.0]]), layer.kernel)])
 >>> layer.kernel.numpy()                     # 1 - 3 = -2 is projected back to 0
 array([[0.],
        [2.]], dtype=float32)

@@ -22,7 +22,7 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
-from minitape.keras import functional
+from minitape.keras import functional, weights_file
 from minitape.keras.keras_tensor import KerasTensor
 from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.summary import print_summary
@@ -65,6 +65,31 @@ class Model(Trainer, Layer):
         ['Dense', 'ReLU']
         """
         return list(self._layers)
+
+    def save_weights(self, filepath: str, overwrite: bool = True) -> None:
+        """Write the weights (and the compiled optimiser's state) to a Keras 3 ``.weights.h5`` file (see
+        ``keras.weights_file``).
+
+        >>> import minitape as tf, tempfile, os
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> _ = model(tf.ones((1, 2)))
+        >>> model.save_weights(os.path.join(tempfile.mkdtemp(), "m.weights.h5"))
+        """
+        weights_file.save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath: str) -> None:
+        """Read the weights back from a ``.weights.h5`` file (one Keras 3 wrote too); the model must be built.
+
+        >>> import minitape as tf, tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "m.weights.h5")
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        >>> _ = model(tf.ones((1, 2))); model.save_weights(path)
+        >>> other = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> _ = other(tf.ones((1, 2))); other.load_weights(path)
+        >>> other.get_weights()[0].ravel()
+        array([1., 1.], dtype=float32)
+        """
+        weights_file.load_weights(self, filepath)
 
     def summary(self, print_fn: Callable[[str], Any] | None = None) -> None:
         """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.

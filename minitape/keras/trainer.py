@@ -34,7 +34,7 @@ from minitape.core import dtypes
 from minitape.core.tensor import Tensor
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
-from minitape.keras.callbacks import Callback, History
+from minitape.keras.callbacks import Callback, CallbackList, History
 from minitape.keras import data_adapter
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
@@ -208,38 +208,41 @@ class Trainer:
             x, y, sample_weight = x[:split], y[:split], None if sample_weight is None else sample_weight[:split]
         batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
         verbose = _verbosity(verbose)
-        history = History()
-        callbacks = [history, *(callbacks or [])]
-        for callback in callbacks:
-            callback.model, callback.params = self, {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
-        for callback in callbacks:
-            callback.on_train_begin()
+        # As Keras 3: a History is added after the given callbacks (so it sees the logs they add to).
+        callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs,
+                                 steps=batches.steps)
+        self.stop_training = False
+        callbacks.on_train_begin()
         validation = None if validation_data is None else data_adapter.EpochIterator(
             *_validation_parts(validation_data), batch_size=validation_batch_size or batch_size,
             steps_per_epoch=validation_steps)
-        logs: dict[str, float] = {}
+        logs: dict[str, float] | None = None
         for epoch in range(initial_epoch, epochs):
-            for callback in callbacks:
-                callback.on_epoch_begin(epoch)
             self._reset_metrics()
+            callbacks.on_epoch_begin(epoch)
             bar = ProgressBar(batches.steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
             step = -1
             for step, batch in batches.epoch():
+                callbacks.on_train_batch_begin(step)
                 logs = self.train_step(batch)
                 bar.update(step + 1, logs)
-                for callback in callbacks:
-                    callback.on_train_batch_end(step, logs)
+                callbacks.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
             if step < 0:            # a generator used up: no batch left, so training ends here (with the warning)
                 break
             if validation is not None:
                 logs = {**logs, **{f"val_{name}": value for name, value in self._run_test(validation, 0).items()}}
             bar.close(logs)
-            for callback in callbacks:
-                callback.on_epoch_end(epoch, logs)
-        for callback in callbacks:
-            callback.on_train_end(logs)
-        self.history = history
-        return history
+            logs = dict(logs or {})
+            callbacks.on_epoch_end(epoch, logs)
+            if self.stop_training:
+                break
+        if epochs > 0 and isinstance(self.optimizer, optimizers.Optimizer):
+            self.optimizer.finalize_variable_values(self.trainable_variables)     # use_ema's averages
+        callbacks.on_train_end(logs)
+        self.history = callbacks.history
+        return callbacks.history
 
     def _run_test(self, batches: data_adapter.EpochIterator, verbose: int) -> dict[str, float]:
         """One pass of ``test_step`` over the batches: the metrics' values at the end."""
