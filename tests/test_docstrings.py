@@ -20,7 +20,8 @@ import minitape
 NAMESPACES = (
     "", "nn", "math", "linalg", "random", "events", "keras", "keras.layers", "keras.activations",
     "keras.initializers", "keras.regularizers", "keras.constraints", "dialect.init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
-    "keras.utils", "keras.trainer", "config", "course.gradcheck", "course.exercises",
+    "keras.utils", "keras.trainer", "config", "keras.ops", "keras.ops.linalg", "keras.backend", "keras.random",
+    "keras.config", "course.gradcheck", "course.exercises",
     "viz", "backends", "dtypes", "nest", "errors",
 )
 PARSER = doctest.DocTestParser()

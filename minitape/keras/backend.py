@@ -236,7 +236,7 @@ def std(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     """
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
+        raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{x.dtype.name}'>.")
     centred = x - ops.reduce_mean(x, axis=axis, keepdims=True)
     return ops.sqrt(ops.reduce_mean(ops.square(centred), axis=axis, keepdims=keepdims))
 
