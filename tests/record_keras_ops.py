@@ -217,8 +217,9 @@ def describe(result: Any, ops: Any) -> Any:
         return {"python": result, "type": type(result).__name__}
     array = ops.convert_to_numpy(result)
     dtype = result.dtype.name
-    return {"value": np.where(np.isnan(array), None, array).tolist() if array.dtype.kind == "f" else array.tolist(),
-            "dtype": dtype, "shape": list(array.shape), "type": "ndarray" if isinstance(result, np.ndarray) else "tensor"}
+    value = np.where(np.isnan(array), None, array).tolist() if array.dtype.kind == "f" else array.tolist()
+    kind = "ndarray" if isinstance(result, np.ndarray) else "tensor"
+    return {"value": value, "dtype": dtype, "shape": list(array.shape), "type": kind}
 
 
 def main() -> None:

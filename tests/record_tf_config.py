@@ -46,7 +46,8 @@ def scenario(tf: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("details_cpu", lambda: config.experimental.get_device_details(cpu())),
         ("logical", lambda: config.list_logical_devices()),
         ("logical_cpu", lambda: config.list_logical_devices("CPU")),
-        ("split_after_init", lambda: config.set_logical_device_configuration(cpu(), [config.LogicalDeviceConfiguration()])),
+        ("split_after_init", lambda: config.set_logical_device_configuration(
+            cpu(), [config.LogicalDeviceConfiguration()])),
         ("hide_cpu_after_init", lambda: config.set_visible_devices([])),
         ("same_visible_after_init", lambda: config.set_visible_devices([cpu()])),
         ("threads_after_init", lambda: config.threading.set_intra_op_parallelism_threads(2)),

@@ -25,8 +25,8 @@ def same(ours, theirs, where="result"):
     elif "python" in theirs:
         assert ours == theirs, where
     else:
-        assert (ours["dtype"], ours["shape"], ours["type"]) == (theirs["dtype"], theirs["shape"], theirs["type"]), \
-            f"{where}: {ours['dtype'], ours['shape'], ours['type']} vs {theirs['dtype'], theirs['shape'], theirs['type']}"
+        described = [(d["dtype"], d["shape"], d["type"]) for d in (ours, theirs)]
+        assert described[0] == described[1], f"{where}: {described[0]} vs {described[1]}"
         a = np.array(ours["value"], dtype=float if theirs["dtype"].startswith("float") else None)
         b = np.array(theirs["value"], dtype=float if theirs["dtype"].startswith("float") else None)
         np.testing.assert_allclose(a, b, rtol=2e-6, atol=1e-6, err_msg=where)

@@ -87,8 +87,9 @@ def _thread_setter(kind: str) -> Any:
             raise RuntimeError(f"{word} op parallelism cannot be modified after initialization.")
         _threads[kind] = int(num_threads)
     set_threads.__name__ = f"set_{kind}_op_parallelism_threads"
-    set_threads.__doc__ = f"""How many threads TensorFlow would use {'inside one op' if kind == 'intra' else 'across ops'}
-    (0: the system picks); kept, since NumPy picks its own.
+    where = "inside one op" if kind == "intra" else "across ops"
+    set_threads.__doc__ = f"""How many threads TensorFlow would use {where} (0: the system picks); kept, since
+    NumPy picks its own.
 
     >>> import minitape as tf
     >>> tf.config.threading.get_{kind}_op_parallelism_threads()

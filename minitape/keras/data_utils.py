@@ -14,6 +14,7 @@ array([[0, 1, 2],
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
@@ -137,6 +138,9 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
         cut = ops.gather(series, first[..., None] + steps)
         return cut if labels is None else (cut, ops.gather(labels, first))
 
+    if importlib.util.find_spec("minitape.dialect.data") is None:
+        raise NotImplementedError("timeseries_dataset_from_array builds a tf.data.Dataset, and this minitape has no "
+                                  "tf.data yet.")
     data_module = importlib.import_module("minitape.dialect.data")   # tf.data, a layer below Keras
     dataset = data_module.Dataset.from_tensor_slices(starts)
     if batch_size is None:

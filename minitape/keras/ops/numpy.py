@@ -6,8 +6,10 @@ float32, ``int32 * 2.5`` is float32 where TensorFlow would refuse, ``argmax`` an
 ``cumsum`` with no axis runs over the flattened array, as NumPy's does.
 
 >>> from minitape.keras import ops
->>> ops.mean([1, 2]), ops.argmax([[1, 5], [7, 0]], axis=1)
-(<minitape.Tensor: shape=(), dtype=float32, numpy=1.5>, <minitape.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>)
+>>> ops.mean([1, 2])
+<minitape.Tensor: shape=(), dtype=float32, numpy=1.5>
+>>> ops.argmax([[1, 5], [7, 0]], axis=1)
+<minitape.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
 """
 from __future__ import annotations
 
@@ -48,25 +50,34 @@ def _example(call: str, shown: str) -> str:
 
 
 # --------------------------------------------------------------------------- elementwise: reals
-sqrt = _real("sqrt", tape_ops.sqrt, "Elementwise square root." + _example("sqrt([4, 9])", "array([2., 3.], dtype=float32)"))
+sqrt = _real("sqrt", tape_ops.sqrt,
+             "Elementwise square root." + _example("sqrt([4, 9])", "array([2., 3.], dtype=float32)"))
 exp = _real("exp", tape_ops.exp, "Elementwise ``e**x``." + _example("exp([0])", "array([1.], dtype=float32)"))
 log = _real("log", tape_ops.log, "Elementwise natural logarithm." + _example("log([1])", "array([0.], dtype=float32)"))
-log1p = _real("log1p", tape_ops.log1p, "Elementwise ``log(1 + x)``." + _example("log1p([0])", "array([0.], dtype=float32)"))
+log1p = _real("log1p", tape_ops.log1p,
+              "Elementwise ``log(1 + x)``." + _example("log1p([0])", "array([0.], dtype=float32)"))
 sin = _real("sin", tape_ops.sin, "Elementwise sine." + _example("sin([0])", "array([0.], dtype=float32)"))
 cos = _real("cos", tape_ops.cos, "Elementwise cosine." + _example("cos([0])", "array([1.], dtype=float32)"))
-tanh = _real("tanh", tape_ops.tanh, "Elementwise hyperbolic tangent." + _example("tanh([0])", "array([0.], dtype=float32)"))
+tanh = _real("tanh", tape_ops.tanh,
+             "Elementwise hyperbolic tangent." + _example("tanh([0])", "array([0.], dtype=float32)"))
 tan = _real("tan", trig.tan, "Elementwise tangent." + _example("tan([0])", "array([0.], dtype=float32)"))
-arccos = _real("arccos", trig.arccos, "Elementwise inverse cosine." + _example("arccos([1])", "array([0.], dtype=float32)"))
-arcsin = _real("arcsin", trig.arcsin, "Elementwise inverse sine." + _example("arcsin([0])", "array([0.], dtype=float32)"))
-arctan = _real("arctan", trig.arctan, "Elementwise inverse tangent." + _example("arctan([0])", "array([0.], dtype=float32)"))
+arccos = _real("arccos", trig.arccos,
+               "Elementwise inverse cosine." + _example("arccos([1])", "array([0.], dtype=float32)"))
+arcsin = _real("arcsin", trig.arcsin,
+               "Elementwise inverse sine." + _example("arcsin([0])", "array([0.], dtype=float32)"))
+arctan = _real("arctan", trig.arctan,
+               "Elementwise inverse tangent." + _example("arctan([0])", "array([0.], dtype=float32)"))
 sinh = _real("sinh", trig.sinh, "Elementwise hyperbolic sine." + _example("sinh([0])", "array([0.], dtype=float32)"))
 cosh = _real("cosh", trig.cosh, "Elementwise hyperbolic cosine." + _example("cosh([0])", "array([1.], dtype=float32)"))
 
 # --------------------------------------------------------------------------- elementwise: any dtype
 abs = _same("abs", tape_ops.abs, "Elementwise ``|x|``." + _example("abs([-2, 3])", "array([2, 3], dtype=int32)"))
-absolute = _named(lambda x: abs(x), "absolute", "Another name of ``abs``." + _example("absolute([-1.5])", "array([1.5], dtype=float32)"))
-negative = _same("negative", tape_ops.negative, "Elementwise ``-x``." + _example("negative([1])", "array([-1], dtype=int32)"))
-sign = _same("sign", tape_ops.sign, "Elementwise -1, 0 or 1." + _example("sign([-2.0, 0.0])", "array([-1.,  0.], dtype=float32)"))
+absolute = _named(lambda x: abs(x), "absolute",
+                  "Another name of ``abs``." + _example("absolute([-1.5])", "array([1.5], dtype=float32)"))
+negative = _same("negative", tape_ops.negative,
+                 "Elementwise ``-x``." + _example("negative([1])", "array([-1], dtype=int32)"))
+sign = _same("sign", tape_ops.sign,
+             "Elementwise -1, 0 or 1." + _example("sign([-2.0, 0.0])", "array([-1.,  0.], dtype=float32)"))
 
 
 def square(x: Any) -> Tensor:
@@ -116,20 +127,31 @@ def ceil(x: Any) -> Tensor:
 
 
 # --------------------------------------------------------------------------- two inputs
-add = _combining("add", tape_ops.add, "``x1 + x2``, promoted." + _example("add([1, 2], 0.5)", "array([1.5, 2.5], dtype=float32)"))
-subtract = _combining("subtract", tape_ops.subtract, "``x1 - x2``." + _example("subtract([3], 1)", "array([2], dtype=int32)"))
-multiply = _combining("multiply", tape_ops.multiply, "``x1 * x2``." + _example("multiply([3], 2.0)", "array([6.], dtype=float32)"))
-maximum = _combining("maximum", tape_ops.maximum, "The larger of two, elementwise." + _example("maximum([1, 5], 3)", "array([3, 5], dtype=int32)"))
-minimum = _combining("minimum", tape_ops.minimum, "The smaller of two, elementwise." + _example("minimum([1, 5], 3)", "array([1, 3], dtype=int32)"))
+add = _combining("add", tape_ops.add,
+                 "``x1 + x2``, promoted." + _example("add([1, 2], 0.5)", "array([1.5, 2.5], dtype=float32)"))
+subtract = _combining("subtract", tape_ops.subtract,
+                      "``x1 - x2``." + _example("subtract([3], 1)", "array([2], dtype=int32)"))
+multiply = _combining("multiply", tape_ops.multiply,
+                      "``x1 * x2``." + _example("multiply([3], 2.0)", "array([6.], dtype=float32)"))
+maximum = _combining("maximum", tape_ops.maximum,
+                     "The larger of two, elementwise." + _example("maximum([1, 5], 3)", "array([3, 5], dtype=int32)"))
+minimum = _combining("minimum", tape_ops.minimum,
+                     "The smaller of two, elementwise." + _example("minimum([1, 5], 3)", "array([1, 3], dtype=int32)"))
 power = _combining("power", tape_ops.pow, "``x1 ** x2``." + _example("power([2, 3], 2)", "array([4, 9], dtype=int32)"))
-mod = _combining("mod", tape_ops.mod, "Remainder, with the divisor's sign." + _example("mod([5, -5], 3)", "array([2, 1], dtype=int32)"))
-floor_divide = _combining("floor_divide", tape_ops.floordiv, "``x1 // x2``." + _example("floor_divide([7], 2)", "array([3], dtype=int32)"))
+mod = _combining("mod", tape_ops.mod,
+                 "Remainder, with the divisor's sign." + _example("mod([5, -5], 3)", "array([2, 1], dtype=int32)"))
+floor_divide = _combining("floor_divide", tape_ops.floordiv,
+                          "``x1 // x2``." + _example("floor_divide([7], 2)", "array([3], dtype=int32)"))
 equal = _combining("equal", tape_ops.equal, "``x1 == x2``." + _example("equal([1, 2], 2)", "array([False,  True])"))
-not_equal = _combining("not_equal", tape_ops.not_equal, "``x1 != x2``." + _example("not_equal([1, 2], 2)", "array([ True, False])"))
-greater = _combining("greater", tape_ops.greater, "``x1 > x2``." + _example("greater([1, 2], 1)", "array([False,  True])"))
-greater_equal = _combining("greater_equal", tape_ops.greater_equal, "``x1 >= x2``." + _example("greater_equal([1, 2], 2)", "array([False,  True])"))
+not_equal = _combining("not_equal", tape_ops.not_equal,
+                       "``x1 != x2``." + _example("not_equal([1, 2], 2)", "array([ True, False])"))
+greater = _combining("greater", tape_ops.greater,
+                     "``x1 > x2``." + _example("greater([1, 2], 1)", "array([False,  True])"))
+greater_equal = _combining("greater_equal", tape_ops.greater_equal,
+                           "``x1 >= x2``." + _example("greater_equal([1, 2], 2)", "array([False,  True])"))
 less = _combining("less", tape_ops.less, "``x1 < x2``." + _example("less([1, 2], 2)", "array([ True, False])"))
-less_equal = _combining("less_equal", tape_ops.less_equal, "``x1 <= x2``." + _example("less_equal([1, 2], 1)", "array([ True, False])"))
+less_equal = _combining("less_equal", tape_ops.less_equal,
+                        "``x1 <= x2``." + _example("less_equal([1, 2], 1)", "array([ True, False])"))
 
 
 def divide(x1: Any, x2: Any) -> Tensor:
