@@ -63,6 +63,10 @@ GRADIENT_CASES = {
     "binary_crossentropy": lambda x: ops.binary_crossentropy(ops.ones_like(x), ops.sigmoid(x)),
     "tile_concatenate": lambda x: ops.concatenate([ops.tile(x, (1, 2)), x], axis=1),
     "var": lambda x: ops.var(x),
+    "logsumexp": lambda x: ops.logsumexp(x * 3.0, axis=1),
+    "logaddexp": lambda x: ops.logaddexp(x, ops.flip(x, axis=1)),
+    "moveaxis_triu": lambda x: ops.triu(ops.moveaxis(x[:, :, None] * x[:, None, :], 0, -1)[..., 0]),
+    "average_weights": lambda x: ops.average(x, axis=1, weights=[1.0, 2.0, 3.0]),
 }
 
 

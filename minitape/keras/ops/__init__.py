@@ -40,6 +40,10 @@ from minitape.keras.ops.reductions import (
     all, any, argmax, argmin, count_nonzero, cumprod, cumsum, max, mean, min, prod, std, sum, var,
 )
 from minitape.keras.ops.linalg import det, inv, norm, solve
+from minitape.keras.ops.layout import (
+    append, average, copy, diagonal, expm1, hstack, log2, log10, logaddexp, logsumexp, meshgrid, moveaxis,
+    reciprocal, swapaxes, tri, tril, triu, vstack,
+)
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "arrays", "core", "indexing", "nn", "numpy", "promotion", "reductions", "trig")]
+    "arrays", "core", "indexing", "layout", "nn", "numpy", "promotion", "reductions", "trig")]
