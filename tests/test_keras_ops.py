@@ -77,3 +77,8 @@ def test_gradients_match_finite_differences(name):
 
 def test_ops_is_the_keras_namespace():
     assert tf.keras.ops.mean is ops.mean and tf.keras.ops.linalg.norm is ops.linalg.norm
+
+
+def test_shape_of_a_symbolic_input():
+    x = tf.keras.Input((4, 2))
+    assert (ops.shape(x), ops.ndim(x), ops.dtype(x)) == ((None, 4, 2), 3, "float32")

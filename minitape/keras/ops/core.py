@@ -20,6 +20,7 @@ from minitape import ops as tape_ops
 from minitape.core import nest
 from minitape.core.tensor import Tensor
 from minitape.dialect import control_flow
+from minitape.keras.keras_tensor import KerasTensor
 from minitape.keras.ops.promotion import as_tensor
 
 
@@ -53,13 +54,15 @@ def cast(x: Any, dtype: Any) -> Tensor:
     return tape_ops.cast(as_tensor(x), dtype)
 
 
-def shape(x: Any) -> tuple[int, ...]:
-    """``x``'s shape as a tuple of ints.
+def shape(x: Any) -> tuple[int | None, ...]:
+    """``x``'s shape as a tuple of ints (``None`` where a symbolic ``keras.Input``'s size is unknown).
 
-    >>> from minitape.keras import ops
-    >>> ops.shape([[1, 2, 3]])
-    (1, 3)
+    >>> from minitape import keras
+    >>> keras.ops.shape([[1, 2, 3]]), keras.ops.shape(keras.Input((4,)))
+    ((1, 3), (None, 4))
     """
+    if isinstance(x, KerasTensor):
+        return x.shape
     return tuple(as_tensor(x).shape)
 
 
@@ -90,7 +93,7 @@ def dtype(x: Any) -> str:
     >>> ops.dtype(ops.ones(1))
     'float32'
     """
-    return as_tensor(x).dtype.name
+    return x.dtype if isinstance(x, KerasTensor) else as_tensor(x).dtype.name
 
 
 def is_tensor(x: Any) -> bool:
