@@ -20,7 +20,8 @@ import minitape
 NAMESPACES = (
     "", "nn", "math", "linalg", "random", "events", "keras", "keras.layers", "keras.activations",
     "keras.initializers", "keras.regularizers", "keras.constraints", "dialect.init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
-    "keras.utils", "keras.trainer", "config", "course.gradcheck", "course.exercises", "course.budgets",
+    "keras.utils", "keras.trainer", "config", "keras.ops", "keras.ops.linalg", "keras.backend", "keras.random",
+    "keras.config", "course.gradcheck", "course.exercises", "course.budgets",
     "viz", "backends", "dtypes", "nest", "errors", "data", "data.experimental",
 )
 PARSER = doctest.DocTestParser()

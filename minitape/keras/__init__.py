@@ -10,9 +10,12 @@ TensorShape([2, 1])
 """
 from minitape.keras import (activations, callbacks, constraints, initializers, layers, losses, metrics, optimizers,
                             regularizers, trainer, utils)
+from minitape.keras import ops  # noqa: E402
+from minitape.keras import backend, config, random  # noqa: E402
 from minitape.keras.layers import Input
 from minitape.keras.models import Model, Sequential
 from minitape.keras.variables import KerasVariable as Variable
 
 __all__ = ["Input", "Model", "Sequential", "Variable", "activations", "callbacks", "constraints", "initializers",
            "layers", "losses", "metrics", "optimizers", "regularizers", "trainer", "utils"]
+__all__ += ["ops", "backend", "config", "random"]

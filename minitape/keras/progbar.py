@@ -107,3 +107,62 @@ class ProgressBar:
 def _per_step(elapsed: float, steps: int) -> str:
     per_step = elapsed / max(steps, 1)
     return f"{per_step:.0f}s/step" if per_step >= 1 else f"{per_step * 1e3:.0f}ms/step"
+
+
+class Progbar:
+    """``keras.utils.Progbar``: a bar for your own loop; ``update(current, values)`` with ``(name, value)`` pairs,
+    each shown as its mean over the steps so far (the last value for ``stateful_metrics``).
+
+    >>> import minitape as tf
+    >>> bar = tf.keras.utils.Progbar(4, verbose=2)
+    >>> bar.update(2, values=[("loss", 1.0)]); bar.add(2, values=[("loss", 0.5)])    # doctest: +ELLIPSIS
+    4/4 - 0s - ...ms/step - loss: 0.7500
+    """
+
+    def __init__(self, target: int | None, width: int = 20, verbose: int = 1, interval: float = 0.05,
+                 stateful_metrics: Any = None, unit_name: str = "step") -> None:
+        self.target, self.verbose = target, verbose
+        self.stateful_metrics = set(stateful_metrics or ())
+        self._sums: dict[str, list[float]] = {}
+        self._seen_so_far = 0
+        self._bar = ProgressBar(steps=target or 0, verbose=verbose)
+        self._finished = False
+
+    def update(self, current: int, values: Any = None, finalize: bool | None = None) -> None:
+        """Show that ``current`` steps are done; ``values`` are ``(name, value)`` pairs for this step.
+
+        >>> import minitape as tf
+        >>> bar = tf.keras.utils.Progbar(2, verbose=0)
+        >>> bar.update(1, [("acc", 0.5)]); bar.update(2, [("acc", 1.0)], finalize=True)
+        """
+        if finalize is None:
+            finalize = self.target is not None and current >= self.target
+        weight = max(current - self._seen_so_far, 1)
+        for name, value in values or []:
+            value = float(value)
+            if name in self.stateful_metrics:
+                self._sums[name] = [value, 1]
+            else:
+                total, count = self._sums.get(name, [0.0, 0])
+                self._sums[name] = [total + value * weight, count + weight]
+        self._seen_so_far = current
+        logs = {name: total / max(count, 1) for name, (total, count) in self._sums.items()}
+        if self._finished:
+            return
+        if finalize:
+            self._bar.steps = current if self.target is None else self.target
+            self._bar.update(current, logs)
+            self._bar.close(logs)
+            self._finished = True
+        else:
+            self._bar.update(current, logs)
+
+    def add(self, n: int, values: Any = None) -> None:
+        """``update`` by ``n`` more steps.
+
+        >>> import minitape as tf
+        >>> bar = tf.keras.utils.Progbar(3, verbose=0)
+        >>> bar.add(1); bar._seen_so_far
+        1
+        """
+        self.update(self._seen_so_far + n, values)

@@ -1,4 +1,5 @@
-"""``keras.utils``: the one helper the course needs.
+"""``keras.utils``: seeding, preparing data (``to_categorical``, ``pad_sequences``, time-series windows), images
+on disk (``load_img``, ``img_to_array``...), ``plot_model`` and ``Progbar``.
 
 >>> import minitape as tf
 >>> tf.keras.utils.set_random_seed(1)
@@ -34,4 +35,14 @@ def set_random_seed(seed: int) -> None:
     random.set_seed(seed)
 
 
-__all__ = ["set_random_seed", "unpack_x_y_sample_weight"]
+from minitape.keras.backend import clear_session  # noqa: E402
+from minitape.keras.data_utils import (  # noqa: E402
+    normalize, pad_sequences, timeseries_dataset_from_array, to_categorical,
+)
+from minitape.keras.image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: E402
+from minitape.keras.plotting import model_to_dot, plot_model  # noqa: E402
+from minitape.keras.progbar import Progbar  # noqa: E402
+
+__all__ = ["Progbar", "array_to_img", "clear_session", "img_to_array", "load_img", "model_to_dot", "normalize",
+           "pad_sequences", "plot_model", "save_img", "set_random_seed", "timeseries_dataset_from_array",
+           "to_categorical", "unpack_x_y_sample_weight"]
