@@ -103,6 +103,30 @@ KERNEL = np.array([[0.5, -0.3, 0.2], [0.1, 0.4, -0.6]])
 BIAS = np.array([0.05, -0.05, 0.1])
 
 
+# name: (class, kwargs, data): results after an update, then after a weighted one, on DATA[data]
+METRICS = {"MeanAbsoluteError": ("MeanAbsoluteError", {}, "real"), "RootMeanSquaredError": ("RootMeanSquaredError", {}, "real"),
+           "MeanAbsolutePercentageError": ("MeanAbsolutePercentageError", {}, "real"),
+           "MeanSquaredLogarithmicError": ("MeanSquaredLogarithmicError", {}, "positive"),
+           "LogCoshError": ("LogCoshError", {}, "real"), "CosineSimilarity": ("CosineSimilarity", {}, "real"),
+           "KLDivergence": ("KLDivergence", {}, "dist"), "Poisson": ("Poisson", {}, "positive"),
+           "Hinge": ("Hinge", {}, "binary_logits"), "SquaredHinge": ("SquaredHinge", {}, "signed"),
+           "CategoricalHinge": ("CategoricalHinge", {}, "onehot_logits"),
+           "BinaryCrossentropy": ("BinaryCrossentropy", {"from_logits": True}, "binary_logits"),
+           "CategoricalCrossentropy": ("CategoricalCrossentropy", {"label_smoothing": 0.1}, "onehot_probs"),
+           "SparseCategoricalCrossentropy": ("SparseCategoricalCrossentropy", {}, "sparse_probs")}
+
+
+def metric_results(keras: Any, name: str) -> tuple[list[float], str]:
+    """``METRICS[name]`` updated twice (the second time weighted): its results, and its name."""
+    cls, kwargs, data = METRICS[name]
+    metric = getattr(keras.metrics, cls)(**kwargs)
+    y_true, y_pred = DATA[data]
+    metric.update_state(y_true, np.asarray(y_pred, np.float32))
+    first = float(metric.result())
+    metric.update_state(y_true[:2], np.asarray(y_pred[:2], np.float32), sample_weight=[2.0, 0.5])
+    return [first, float(metric.result())], metric.name
+
+
 def loss_case(keras: Any, tf: Any, name: str) -> tuple[Any, Any]:
     """The loss of a ``LOSSES`` case and its gradient with respect to ``y_pred``, with ``keras`` and ``tf``."""
     cls, kwargs, data, call = LOSSES[name]
@@ -139,6 +163,7 @@ def main() -> None:
     for name, (cls, kwargs, _, _) in LOSSES.items():
         loss = getattr(keras.losses, cls)(**kwargs)
         record["configs"][f"{cls}/{json.dumps(kwargs, sort_keys=True)}"] = loss.get_config()
+    record["metrics"] = {name: metric_results(keras, name) for name in METRICS}
     for name in COMPILED:
         record["compiled"][name] = fit_history(keras, name)
     OUT.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")

@@ -11,7 +11,7 @@ import pytest
 
 import minitape as tf
 from minitape.course.gradcheck import check_gradients
-from record_tf_keras_losses_metrics import COMPILED, DATA, FUNCTIONS, LOSSES, fit_history, loss_case
+from record_tf_keras_losses_metrics import COMPILED, DATA, FUNCTIONS, LOSSES, METRICS, fit_history, loss_case, metric_results
 
 RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "tf_keras_losses_metrics.json").read_text())
 # Along axis 0 these one-hot labels do not sum to 1: TF's fused kernel then returns ``softmax - labels``, minitape
@@ -76,3 +76,11 @@ def test_names_resolve_as_keras_does():
         losses.get("logcosh")
     with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
         losses.Hinge(reduction="average")
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_metric_results_match_keras(name):
+    results, metric_name = metric_results(tf.keras, name)
+    expected, expected_name = RECORDED["metrics"][name]
+    assert metric_name == expected_name
+    close(results, expected)

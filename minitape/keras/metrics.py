@@ -113,8 +113,8 @@ class MeanMetricWrapper(Mean):
 
     fn: Callable | None = None
 
-    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None) -> None:
-        self.fn = fn or type(self).fn
+    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None, **fn_kwargs: Any) -> None:
+        self.fn, self.fn_kwargs = fn or type(self).fn, fn_kwargs
         super().__init__(name=name or getattr(self.fn, "__name__", None) or snake_case(type(self).__name__), dtype=dtype)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
@@ -126,7 +126,7 @@ class MeanMetricWrapper(Mean):
         >>> float(accuracy.result())
         0.25
         """
-        super().update_state(self.fn(y_true, y_pred), sample_weight)
+        super().update_state(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
 
 
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
@@ -269,7 +269,19 @@ class MeanSquaredError(MeanMetricWrapper):
     fn = staticmethod(mean_squared_error)
 
 
+from minitape.keras.regression_metrics import (  # noqa: E402  (they build on Mean and MeanMetricWrapper above)
+    BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence, LogCoshError,
+    MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError,
+    SparseCategoricalCrossentropy, SquaredHinge)
+
+_WRAPPED = (BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence,
+            LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson,
+            RootMeanSquaredError, SparseCategoricalCrossentropy, SquaredHinge)
 _BY_NAME: dict[str, Callable[[], Metric]] = {
+    **{cls.__name__: cls for cls in _WRAPPED}, **{snake_case(cls.__name__): cls for cls in _WRAPPED},
+    "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError, "mape": MeanAbsolutePercentageError,
+    "MAPE": MeanAbsolutePercentageError, "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError,
+    "bce": BinaryCrossentropy, "BCE": BinaryCrossentropy, "MSE": MeanSquaredError, "MeanSquaredError": MeanSquaredError,
     "sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
     "binary_accuracy": BinaryAccuracy, "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
 }
@@ -306,6 +318,6 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
     raise ValueError(f"Could not interpret metric identifier: {identifier!r}.")
 
 
-__all__ = ["Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
+__all__ = [*(cls.__name__ for cls in _WRAPPED), "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
            "Metric", "Precision", "Recall", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy",
            "categorical_accuracy", "get", "mean_squared_error", "mse", "sparse_categorical_accuracy"]
