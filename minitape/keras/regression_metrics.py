@@ -17,7 +17,7 @@ from minitape import ops
 from minitape.core.tensor import Tensor
 from minitape.keras import losses
 from minitape.keras.loss import same_rank
-from minitape.keras.metrics import Mean, MeanMetricWrapper
+from minitape.keras.reduction_metrics import Mean, MeanMetricWrapper
 
 
 def _wrapper(cls_name: str, fn: Any, default: str, doc: str) -> type[MeanMetricWrapper]:
