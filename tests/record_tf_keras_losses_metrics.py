@@ -33,7 +33,7 @@ DATA = {"binary_probs": (BINARY, SIGMOIDS), "binary_logits": (BINARY, LOGITS), "
         "onehot_logits": (ONE_HOT, LOGITS), "sparse_probs": (SPARSE, PROBS), "sparse_logits": (SPARSE, LOGITS),
         "sparse_column": (SPARSE[:, None], PROBS), "real": (REAL[:, ::-1] + 0.3, REAL), "positive": (POSITIVE[::-1], POSITIVE),
         "dist": (PROBS[::-1], PROBS), "signed": (2 * BINARY - 1, LOGITS), "vector": (REAL[:, 0], REAL[:, :1]),
-        "segment": (BINARY, SIGMOIDS)}
+        "segment": (BINARY, SIGMOIDS), "values": (None, REAL)}
 
 # name: (class, kwargs, data, call kwargs)
 LOSSES: dict[str, tuple[str, dict, str, dict]] = {}
@@ -95,6 +95,17 @@ COMPILED = {"binary_crossentropy": ("binary_crossentropy", "sigmoid", "binary"),
             "hinge": ("hinge", None, "binary"), "squared_hinge": ("squared_hinge", None, "binary"),
             "categorical_hinge": ("categorical_hinge", None, "onehot"), "Huber": ("Huber", None, "real"),
             "CategoricalFocalCrossentropy": ("CategoricalFocalCrossentropy", "softmax", "onehot")}
+# name: (metric identifiers, activation, targets, loss)
+COMPILED_METRICS = {
+    "binary": (["mae", "mse", "AUC", "auc", "Precision", "recall", "binary_crossentropy", "bce", "TruePositives",
+                "binary_accuracy"], "sigmoid", "binary", "binary_crossentropy"),
+    "categorical": (["top_k_categorical_accuracy", "TopKCategoricalAccuracy", "categorical_crossentropy",
+                     "kl_divergence", "categorical_hinge", "accuracy"], "softmax", "onehot",
+                    "categorical_crossentropy"),
+    "sparse": (["sparse_top_k_categorical_accuracy", "sparse_categorical_crossentropy", "acc"], "softmax", "sparse",
+               "sparse_categorical_crossentropy"),
+    "regression": (["mae", "MAE", "mape", "RootMeanSquaredError", "root_mean_squared_error", "cosine_similarity",
+                    "log_cosh_error", "LogCoshError", "msle", "hinge", "squared_hinge"], None, "real", "mse")}
 FIT_X = rng.normal(size=(6, 2)).round(3)
 FIT_Y = {"binary": (FIT_X[:, :1] > 0).astype(float) * np.ones((1, 3)), "onehot": np.eye(3)[[0, 1, 2, 2, 1, 0]],
          "sparse": np.array([0, 1, 2, 2, 1, 0]), "real": FIT_X @ np.array([[1.0, -1, 0.5], [0.3, 0.2, -2]]),
@@ -113,7 +124,36 @@ METRICS = {"MeanAbsoluteError": ("MeanAbsoluteError", {}, "real"), "RootMeanSqua
            "CategoricalHinge": ("CategoricalHinge", {}, "onehot_logits"),
            "BinaryCrossentropy": ("BinaryCrossentropy", {"from_logits": True}, "binary_logits"),
            "CategoricalCrossentropy": ("CategoricalCrossentropy", {"label_smoothing": 0.1}, "onehot_probs"),
-           "SparseCategoricalCrossentropy": ("SparseCategoricalCrossentropy", {}, "sparse_probs")}
+           "SparseCategoricalCrossentropy": ("SparseCategoricalCrossentropy", {}, "sparse_probs"),
+           "Sum": ("Sum", {}, "values"), "Mean": ("Mean", {}, "values"),
+           "TopK/1": ("TopKCategoricalAccuracy", {"k": 1}, "onehot_probs"),
+           "TopK/2": ("TopKCategoricalAccuracy", {"k": 2}, "onehot_probs"),
+           "SparseTopK/1": ("SparseTopKCategoricalAccuracy", {"k": 1}, "sparse_probs"),
+           "SparseTopK/column": ("SparseTopKCategoricalAccuracy", {"k": 2}, "sparse_column"),
+           "AUC": ("AUC", {}, "binary_probs"), "AUC/PR": ("AUC", {"curve": "PR"}, "binary_probs"),
+           "AUC/10": ("AUC", {"num_thresholds": 10}, "binary_probs"),
+           "AUC/PR/minoring": ("AUC", {"curve": "PR", "summation_method": "minoring", "num_thresholds": 7}, "binary_probs"),
+           "AUC/majoring": ("AUC", {"summation_method": "majoring", "num_thresholds": 7}, "binary_probs"),
+           "AUC/logits": ("AUC", {"from_logits": True}, "binary_logits"),
+           "AUC/thresholds": ("AUC", {"thresholds": [0.3, 0.5, 0.6]}, "binary_probs"),
+           "AUC/PR/thresholds": ("AUC", {"curve": "PR", "thresholds": [0.3, 0.5, 0.6]}, "binary_probs"),
+           "TruePositives": ("TruePositives", {}, "binary_probs"), "FalsePositives": ("FalsePositives", {}, "binary_probs"),
+           "TrueNegatives": ("TrueNegatives", {"thresholds": [0.3, 0.6]}, "binary_probs"),
+           "FalseNegatives": ("FalseNegatives", {"thresholds": 0.4}, "binary_probs"),
+           "Precision": ("Precision", {"thresholds": [0.3, 0.5, 0.7]}, "binary_probs"),
+           "Precision/top_k": ("Precision", {"top_k": 1}, "binary_probs"),
+           "Recall/class_id": ("Recall", {"class_id": 2}, "binary_probs"),
+           "PrecisionAtRecall": ("PrecisionAtRecall", {"recall": 0.6}, "binary_probs"),
+           "RecallAtPrecision": ("RecallAtPrecision", {"precision": 0.5}, "binary_probs"),
+           "SensitivityAtSpecificity": ("SensitivityAtSpecificity", {"specificity": 0.5}, "binary_probs"),
+           "SpecificityAtSensitivity": ("SpecificityAtSensitivity", {"sensitivity": 0.7, "num_thresholds": 9},
+                                        "binary_probs"),
+           "SensitivityAtSpecificity/class_id": ("SensitivityAtSpecificity", {"specificity": 0.5, "class_id": 1},
+                                                 "binary_probs"),
+           "F1Score": ("F1Score", {}, "onehot_probs"), "F1Score/macro": ("F1Score", {"average": "macro"}, "binary_probs"),
+           "F1Score/micro": ("F1Score", {"average": "micro", "threshold": 0.4}, "binary_probs"),
+           "F1Score/weighted": ("F1Score", {"average": "weighted"}, "onehot_probs"),
+           "FBetaScore": ("FBetaScore", {"beta": 2.0, "threshold": 0.3}, "binary_probs")}
 
 
 def metric_results(keras: Any, name: str) -> tuple[list[float], str]:
@@ -121,10 +161,11 @@ def metric_results(keras: Any, name: str) -> tuple[list[float], str]:
     cls, kwargs, data = METRICS[name]
     metric = getattr(keras.metrics, cls)(**kwargs)
     y_true, y_pred = DATA[data]
-    metric.update_state(y_true, np.asarray(y_pred, np.float32))
-    first = float(metric.result())
-    metric.update_state(y_true[:2], np.asarray(y_pred[:2], np.float32), sample_weight=[2.0, 0.5])
-    return [first, float(metric.result())], metric.name
+    inputs = (np.asarray(y_pred, np.float32),) if data == "values" else (y_true, np.asarray(y_pred, np.float32))
+    metric.update_state(*inputs)
+    first = np.asarray(metric.result()).tolist()
+    metric.update_state(*(x[:2] for x in inputs), sample_weight=[2.0, 0.5])
+    return [first, np.asarray(metric.result()).tolist()], metric.name
 
 
 def loss_case(keras: Any, tf: Any, name: str) -> tuple[Any, Any]:
@@ -137,12 +178,16 @@ def loss_case(keras: Any, tf: Any, name: str) -> tuple[Any, Any]:
     return value, tape.gradient(value, y_pred)
 
 
-def fit_history(keras: Any, name: str) -> dict[str, list[float]]:
-    """``COMPILED[name]``'s model fit 2 epochs with SGD(0.1), batch 3, no shuffling: its history."""
-    loss, activation, targets = COMPILED[name]
+def fit_history(keras: Any, name: str, with_metrics: bool = False) -> dict[str, list[float]]:
+    """``COMPILED[name]``'s model (or ``COMPILED_METRICS[name]``'s) fit 2 epochs with SGD(0.1), batch 3, no
+    shuffling: its history."""
+    if with_metrics:
+        metrics, activation, targets, loss = COMPILED_METRICS[name]
+    else:
+        (loss, activation, targets), metrics = COMPILED[name], None
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3, activation=activation)])
     model.layers[-1].set_weights([KERNEL.astype(np.float32), BIAS.astype(np.float32)])
-    model.compile(optimizer=keras.optimizers.SGD(0.1), loss=loss)
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss=loss, metrics=metrics)
     history = model.fit(FIT_X.astype(np.float32), FIT_Y[targets], batch_size=3, epochs=2, shuffle=False, verbose=0)
     return history.history
 
@@ -166,6 +211,7 @@ def main() -> None:
     record["metrics"] = {name: metric_results(keras, name) for name in METRICS}
     for name in COMPILED:
         record["compiled"][name] = fit_history(keras, name)
+    record["compiled_metrics"] = {name: fit_history(keras, name, True) for name in COMPILED_METRICS}
     OUT.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 

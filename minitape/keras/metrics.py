@@ -21,12 +21,16 @@ import numpy as np
 
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses
-from minitape.keras.confusion_metrics import Precision, Recall
+from minitape.keras.auc_metrics import (AUC, PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+                                        SpecificityAtSensitivity)
+from minitape.keras.confusion_metrics import (FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives,
+                                              TruePositives)
+from minitape.keras.f_score_metrics import F1Score, FBetaScore
 from minitape.keras.metric import Metric
 from minitape.keras.losses import same_rank
 from minitape.keras.metric import host as _host
 from minitape.keras.naming import snake_case
-from minitape.keras.reduction_metrics import Mean, MeanMetricWrapper
+from minitape.keras.reduction_metrics import Mean, MeanMetricWrapper, Sum
 from minitape.keras.regression_metrics import (
     BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence, LogCoshError,
     MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError,
@@ -97,6 +101,40 @@ def accuracy(y_true: Any, y_pred: Any) -> Tensor:
     y_pred = _host(y_pred)
     y_true, y_pred = same_rank(_host(y_true).astype(y_pred.dtype), y_pred)
     return constant((y_true == y_pred).astype(np.float32))
+
+
+def _in_top_k(classes: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
+    """TF's ``in_top_k``: 1 where fewer than ``k`` scores beat the labelled class's (ties count as in the top k)."""
+    rows = y_pred.reshape(-1, y_pred.shape[-1])
+    labelled = rows[np.arange(len(rows)), classes.reshape(-1)]
+    return ((rows > labelled[:, None]).sum(axis=-1) < k).astype(np.float32).reshape(classes.shape)
+
+
+def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> Tensor:
+    """1 where the one-hot label's class is among the ``k`` highest scores.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.top_k_categorical_accuracy([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]],
+    ...                                             k=1).numpy()
+    array([0., 1.], dtype=float32)
+    """
+    return constant(_in_top_k(np.argmax(_host(y_true), axis=-1), _host(y_pred), k))
+
+
+def sparse_top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5, from_sorted_ids: bool = False) -> Tensor:
+    """1 where the integer label is among the ``k`` highest scores (or, ``from_sorted_ids``, among the first ``k``
+    class ids of each row).
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.sparse_top_k_categorical_accuracy([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]], k=2).numpy()
+    array([1., 1.], dtype=float32)
+    """
+    classes, y_pred = _host(y_true), _host(y_pred)
+    if classes.ndim == y_pred.ndim and classes.shape[-1:] == (1,):
+        classes = classes[..., 0]
+    if from_sorted_ids:
+        return constant((y_pred[..., :k] == classes[..., None]).any(axis=-1).astype(np.float32))
+    return constant(_in_top_k(classes.astype(np.int64), y_pred, k))
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
@@ -174,7 +212,39 @@ class MeanSquaredError(MeanMetricWrapper):
 
 
 
-_WRAPPED = (BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence,
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the one-hot label's class is among the ``k`` highest scores.
+
+    >>> import minitape as tf
+    >>> metric = tf.keras.metrics.TopKCategoricalAccuracy(k=1)
+    >>> float(metric([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]]))
+    0.5
+    """
+
+    def __init__(self, k: int = 5, name: str = "top_k_categorical_accuracy", dtype: Any = None) -> None:
+        super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
+        self.k = k
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the integer label is among the ``k`` highest scores.
+
+    >>> import minitape as tf
+    >>> metric = tf.keras.metrics.SparseTopKCategoricalAccuracy(k=1)
+    >>> float(metric([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]]))
+    0.5
+    """
+
+    def __init__(self, k: int = 5, name: str = "sparse_top_k_categorical_accuracy", dtype: Any = None,
+                 from_sorted_ids: bool = False) -> None:
+        super().__init__(sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k,
+                         from_sorted_ids=from_sorted_ids)
+        self.k = k
+
+
+_WRAPPED = (AUC, F1Score, FBetaScore, FalseNegatives, FalsePositives, TrueNegatives, TruePositives, Precision, Recall,
+            PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity, Sum, Mean,
+            TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy, BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence,
             LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson,
             RootMeanSquaredError, SparseCategoricalCrossentropy, SquaredHinge)
 _BY_NAME: dict[str, Callable[[], Metric]] = {
@@ -218,6 +288,7 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
     raise ValueError(f"Could not interpret metric identifier: {identifier!r}.")
 
 
-__all__ = [*(cls.__name__ for cls in _WRAPPED), "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
-           "Metric", "Precision", "Recall", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy",
+__all__ = [*(cls.__name__ for cls in _WRAPPED), "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy",
+           "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "MeanMetricWrapper", "MeanSquaredError",
+           "Metric", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy",
            "categorical_accuracy", "get", "mean_squared_error", "mse", "sparse_categorical_accuracy"]

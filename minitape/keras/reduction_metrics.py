@@ -21,7 +21,8 @@ from minitape.keras.metric import host as _host
 from minitape.keras.naming import snake_case
 
 
-def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
+def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype,
+                reduce: Any = np.mean) -> tuple[np.ndarray, np.ndarray | None]:
     """Keras 3's ``reduce_to_samplewise_values``: one value per example (the mean of its entries), times its
     weight; the weights as many as the examples (``None`` if none were given)."""
     values = values.astype(dtype)
@@ -30,7 +31,7 @@ def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tupl
         weights = _host(sample_weight).astype(dtype)
         values, weights = same_rank(values, weights)
         if values.ndim > weights.ndim:            # average what the weights do not reach
-            values = values.mean(axis=tuple(range(weights.ndim, values.ndim)), dtype=dtype)
+            values = reduce(values, axis=tuple(range(weights.ndim, values.ndim)), dtype=dtype)
         try:
             weights = np.broadcast_to(weights, values.shape)
         except ValueError:
@@ -39,9 +40,9 @@ def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tupl
                                        f"example, or per value.") from None
         values = values * weights
         if weights.ndim > 1:
-            weights = weights.mean(axis=tuple(range(1, weights.ndim)), dtype=dtype)
+            weights = reduce(weights, axis=tuple(range(1, weights.ndim)), dtype=dtype)
     if values.ndim > 1:
-        values = values.mean(axis=tuple(range(1, values.ndim)), dtype=dtype)
+        values = reduce(values, axis=tuple(range(1, values.ndim)), dtype=dtype)
     return values, weights
 
 
@@ -119,3 +120,39 @@ class MeanMetricWrapper(Mean):
         0.25
         """
         super().update_state(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
+
+
+class Sum(Metric):
+    """The (weighted) sum of every value seen, kept in a float32 ``total``.
+
+    >>> import minitape as tf
+    >>> total = tf.keras.metrics.Sum()
+    >>> total.update_state([1.0, 3.0, 5.0, 7.0]); float(total.result())
+    16.0
+    >>> total.update_state([[1.0, 2.0]], sample_weight=[2.0]); float(total.result())
+    22.0
+    """
+
+    def __init__(self, name: str = "sum", dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable((), "zeros", dtype=self.dtype, name="total")
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        """Add ``values`` (each row summed, times its weight).
+
+        >>> import minitape as tf
+        >>> total = tf.keras.metrics.Sum()
+        >>> total.update_state(2.0, sample_weight=3.0); float(total.result())
+        6.0
+        """
+        dtype = self.total.dtype.as_numpy_dtype_
+        self.total.assign_add(_samplewise(_host(values), sample_weight, dtype, np.sum)[0].sum(dtype=dtype))
+
+    def result(self) -> Tensor:
+        """The total so far.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Sum().result()
+        <minitape.Tensor: shape=(), dtype=float32, numpy=0.0>
+        """
+        return constant(self.total.numpy())
