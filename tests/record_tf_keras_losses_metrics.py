@@ -208,7 +208,11 @@ def main() -> None:
     for name, (cls, kwargs, _, _) in LOSSES.items():
         loss = getattr(keras.losses, cls)(**kwargs)
         record["configs"][f"{cls}/{json.dumps(kwargs, sort_keys=True)}"] = loss.get_config()
+    record["names"] = {space: [n for n in dir(getattr(keras, space)) if not n.startswith("_")]
+                       for space in ("losses", "metrics")}
     record["metrics"] = {name: metric_results(keras, name) for name in METRICS}
+    record["metric_configs"] = {name: getattr(keras.metrics, cls)(**kwargs).get_config()
+                                for name, (cls, kwargs, _) in METRICS.items()}
     for name in COMPILED:
         record["compiled"][name] = fit_history(keras, name)
     record["compiled_metrics"] = {name: fit_history(keras, name, True) for name in COMPILED_METRICS}

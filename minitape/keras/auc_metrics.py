@@ -151,8 +151,8 @@ class AUC(_ThresholdCounts):
 
 
 class _AtTarget(_ThresholdCounts):
-    """Keras' ``SensitivitySpecificityBase``: the best ``_rates()[1]`` among the thresholds where ``_rates()[0]`` reaches
-    ``value``."""
+    """Keras' ``SensitivitySpecificityBase``: the best ``_rates()[1]`` among the thresholds where ``_rates()[0]``
+    reaches ``value``."""
 
     target = "specificity"
 

@@ -106,5 +106,6 @@ def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> An
                            "Could not interpret serialized loss: {identifier}")
 
 
-__all__ = ["Loss", "LossFunctionWrapper", "KLD", "MAE", "MAPE", "MSE", "MSLE", "compiled", "deserialize", "get", "kld", "kullback_leibler_divergence", "logcosh", "mae", "mape", "mse",
-           "msle", "same_rank", "serialize", *(cls.__name__ for cls in CLASSES), *(fn.__name__ for fn in FUNCTIONS)]
+__all__ = ["KLD", "Loss", "LossFunctionWrapper", "MAE", "MAPE", "MSE", "MSLE", "compiled", "deserialize", "get", "kld",
+           "kullback_leibler_divergence", "logcosh", "mae", "mape", "mse", "msle", "same_rank", "serialize",
+           *(cls.__name__ for cls in CLASSES), *(fn.__name__ for fn in FUNCTIONS)]

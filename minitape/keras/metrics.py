@@ -29,7 +29,7 @@ from minitape.keras.f_score_metrics import F1Score, FBetaScore
 from minitape.keras.metric import Metric
 from minitape.keras.losses import same_rank
 from minitape.keras.metric import host as _host
-from minitape.keras.naming import snake_case
+from minitape.keras.naming import from_identifier, snake_case
 from minitape.keras.reduction_metrics import Mean, MeanMetricWrapper, Sum
 from minitape.keras.regression_metrics import (
     BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence, LogCoshError,
@@ -147,7 +147,17 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
     return constant(_host(losses.mean_squared_error(y_true, y_pred)))
 
 
-mse = mean_squared_error
+mse = MSE = mean_squared_error
+# As Keras 3: the loss functions are metrics' functions too (per-example values, differentiable).
+(binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_focal_crossentropy,
+ sparse_categorical_crossentropy, hinge, squared_hinge, categorical_hinge, huber, poisson, logcosh) = (
+    losses.binary_crossentropy, losses.binary_focal_crossentropy, losses.categorical_crossentropy,
+    losses.categorical_focal_crossentropy, losses.sparse_categorical_crossentropy, losses.hinge, losses.squared_hinge,
+    losses.categorical_hinge, losses.huber, losses.poisson, losses.log_cosh)
+mae = MAE = losses.mean_absolute_error
+mape = MAPE = losses.mean_absolute_percentage_error
+msle = MSLE = losses.mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = losses.kl_divergence
 
 
 class Accuracy(MeanMetricWrapper):
@@ -225,6 +235,15 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
         super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
         self.k = k
 
+    def get_config(self) -> dict[str, Any]:
+        """Name, dtype and ``k``.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.TopKCategoricalAccuracy(k=3).get_config()["k"]
+        3
+        """
+        return {**super().get_config(), "k": self.k}
+
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the integer label is among the ``k`` highest scores.
@@ -241,10 +260,20 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
                          from_sorted_ids=from_sorted_ids)
         self.k = k
 
+    def get_config(self) -> dict[str, Any]:
+        """Name, dtype and ``k``.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.SparseTopKCategoricalAccuracy(k=3).get_config()["k"]
+        3
+        """
+        return {**super().get_config(), "k": self.k}
+
 
 _WRAPPED = (AUC, F1Score, FBetaScore, FalseNegatives, FalsePositives, TrueNegatives, TruePositives, Precision, Recall,
             PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity, Sum, Mean,
-            TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy, BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence,
+            TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy, BinaryCrossentropy, CategoricalCrossentropy,
+            CategoricalHinge, CosineSimilarity, Hinge, KLDivergence,
             LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson,
             RootMeanSquaredError, SparseCategoricalCrossentropy, SquaredHinge)
 _BY_NAME: dict[str, Callable[[], Metric]] = {
@@ -288,7 +317,32 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
     raise ValueError(f"Could not interpret metric identifier: {identifier!r}.")
 
 
-__all__ = [*(cls.__name__ for cls in _WRAPPED), "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy",
+def serialize(metric: Metric) -> dict[str, Any]:
+    """Keras' description of a metric: ``{"module", "class_name", "config", "registered_name"}``.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.serialize(tf.keras.metrics.Sum())
+    {'module': 'keras.metrics', 'class_name': 'Sum', 'config': {'name': 'sum', 'dtype': 'float32'}, 'registered_name': None}
+    """
+    return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
+            "registered_name": None}
+
+
+def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> Metric:
+    """The metric a ``serialize`` result (or a name) describes.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.deserialize(tf.keras.metrics.serialize(tf.keras.metrics.AUC(num_thresholds=50))).num_thresholds
+    50
+    """
+    return from_identifier(config, {**_BY_NAME, **(custom_objects or {})},
+                           "Could not interpret serialized metric: {identifier}")
+
+
+__all__ = [*(cls.__name__ for cls in _WRAPPED), "deserialize", "serialize", "KLD", "MAE", "MAPE", "MSE", "MSLE", "binary_crossentropy",
+           "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
+           "hinge", "huber", "kld", "kullback_leibler_divergence", "logcosh", "mae", "mape", "msle", "poisson",
+           "sparse_categorical_crossentropy", "squared_hinge", "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy",
            "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "MeanMetricWrapper", "MeanSquaredError",
            "Metric", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy",
            "categorical_accuracy", "get", "mean_squared_error", "mse", "sparse_categorical_accuracy"]

@@ -106,9 +106,11 @@ class MeanMetricWrapper(Mean):
 
     fn: Callable | None = None
 
-    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None, **fn_kwargs: Any) -> None:
+    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None,
+                 **fn_kwargs: Any) -> None:
         self.fn, self.fn_kwargs = fn or type(self).fn, fn_kwargs
-        super().__init__(name=name or getattr(self.fn, "__name__", None) or snake_case(type(self).__name__), dtype=dtype)
+        name = name or getattr(self.fn, "__name__", None) or snake_case(type(self).__name__)
+        super().__init__(name=name, dtype=dtype)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         """Add one batch: ``fn`` of each example, weighted by ``sample_weight``.
