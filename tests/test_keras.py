@@ -163,11 +163,11 @@ def test_loss_formulas_and_gradients():
     logits, target = rng.normal(size=(4, 5)), rng.normal(size=(4, 3))
     probabilities = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     labels = np.array([0, 3, 1, 4])
-    sparse = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    sparse = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True, dtype="float64")  # float32 by default
     np.testing.assert_allclose(sparse(labels, logits).numpy(), -np.mean(np.log(probabilities[np.arange(4), labels])))
     check_gradients(lambda z: sparse(labels, z), logits)
     check_gradients(lambda p: tf.keras.losses.categorical_crossentropy(np.eye(5)[labels], p), probabilities)
-    check_gradients(lambda y: tf.keras.losses.MeanSquaredError()(target, y), rng.normal(size=(4, 3)))
+    check_gradients(lambda y: tf.keras.losses.MeanSquaredError(dtype="float64")(target, y), rng.normal(size=(4, 3)))
 
 
 # ---- a real model: digits, plainly and with each hidden block recomputed

@@ -44,6 +44,44 @@ def _keep_top_k(y_pred: np.ndarray, k: int) -> np.ndarray:
     return y_pred * mask + NEG_INF * (1 - mask)
 
 
+def count_cells(y_true: Any, y_pred: Any, thresholds: Sequence[float], sample_weight: Any = None,
+                top_k: int | None = None, class_id: int | None = None,
+                evenly: str | None = None) -> dict[str, np.ndarray]:
+    """Keras' ``update_confusion_matrix_variables``: for each threshold, the (weighted) true and false positives and
+    negatives of one batch.  A prediction above a threshold is a positive, a label other than 0 is.  With
+    ``evenly`` ("with_epsilon" for AUC's ``[-ε, ..., 1+ε]``, "plain" for ``[0, ..., 1]``) the thresholds are evenly
+    spaced and Keras buckets the predictions, clipped to [0, 1], by ``p·(n-1) > i`` instead.
+
+    >>> from minitape.keras.confusion_metrics import count_cells
+    >>> {k: v.tolist() for k, v in count_cells([0, 1, 1], [0.2, 0.6, 0.4], [0.5]).items()}
+    {'true_positives': [1.0], 'false_positives': [0.0], 'true_negatives': [1.0], 'false_negatives': [1.0]}
+    """
+    y_pred, y_true = same_rank(host(y_pred).astype(np.float32), host(y_true).astype(np.float32))
+    weights = np.ones_like(y_pred)
+    if sample_weight is not None:
+        expanded = host(sample_weight).astype(np.float32)[..., None]
+        weights = np.broadcast_to(same_rank(y_true, expanded, expand_rank_1=False)[1], y_pred.shape)
+    if top_k is not None:
+        y_pred = _keep_top_k(y_pred, top_k)
+    if class_id is not None:
+        if y_pred.ndim == 1:
+            raise ValueError(f"When class_id is provided, y_pred must be a 2D array with shape (num_samples, "
+                             f"num_classes), found shape: {y_pred.shape}")
+        y_true, y_pred = y_true[..., class_id, None], y_pred[..., class_id, None]
+        weights = weights[..., class_id, None]
+    y_pred, label, weights = y_pred.reshape(1, -1), y_true.reshape(1, -1) != 0, weights.reshape(1, -1)
+    if evenly:
+        steps = np.clip(y_pred, 0, 1) * np.float32(len(thresholds) - 1)
+        predicted = steps > np.arange(len(thresholds), dtype=np.float32)[:, None]
+        if evenly == "with_epsilon":
+            predicted[0] = True
+    else:
+        predicted = y_pred > np.array(thresholds, np.float32)[:, None]
+    cells = {"true_positives": label & predicted, "false_positives": ~label & predicted,
+             "true_negatives": ~label & ~predicted, "false_negatives": label & ~predicted}
+    return {name: (cell * weights).sum(axis=1, dtype=np.float32) for name, cell in cells.items()}
+
+
 class _ConfusionMetric(Metric):
     """What ``Precision`` and ``Recall`` share: thresholds, ``top_k``, ``class_id`` and the counting."""
 
@@ -66,25 +104,9 @@ class _ConfusionMetric(Metric):
         >>> recall.result().numpy()
         array([1. , 0.5], dtype=float32)
         """
-        y_pred, y_true = same_rank(host(y_pred).astype(np.float32), host(y_true).astype(np.float32))
-        weights = np.ones_like(y_pred)
-        if sample_weight is not None:
-            expanded = host(sample_weight).astype(np.float32)[..., None]
-            weights = np.broadcast_to(same_rank(y_true, expanded, expand_rank_1=False)[1], y_pred.shape)
-        if self.top_k is not None:
-            y_pred = _keep_top_k(y_pred, self.top_k)
-        if self.class_id is not None:
-            if y_pred.ndim == 1:
-                raise ValueError(f"When class_id is provided, y_pred must be a 2D array with shape (num_samples, "
-                                 f"num_classes), found shape: {y_pred.shape}")
-            y_true, y_pred = y_true[..., self.class_id, None], y_pred[..., self.class_id, None]
-            weights = weights[..., self.class_id, None]
-        predicted = y_pred.reshape(1, -1) > np.array(self.thresholds, np.float32)[:, None]
-        label, weights = (y_true.reshape(1, -1) != 0), weights.reshape(1, -1)
-        cells = {"true_positives": label & predicted, "false_positives": ~label & predicted,
-                 "false_negatives": label & ~predicted}
+        cells = count_cells(y_true, y_pred, self.thresholds, sample_weight, self.top_k, self.class_id)
         for count in self.counts:
-            getattr(self, count).assign_add((cells[count] * weights).sum(axis=1, dtype=np.float32))
+            getattr(self, count).assign_add(cells[count])
 
     def result(self) -> Tensor:
         """``true_positives / (true_positives + <the other count>)`` per threshold (0 where nothing was counted);
@@ -133,3 +155,88 @@ class Recall(_ConfusionMetric):
     """
 
     counts = ("true_positives", "false_negatives")
+
+
+class _ConditionCount(Metric):
+    """Keras' ``_ConfusionMatrixConditionCount``: one cell of the confusion matrix, summed, per threshold."""
+
+    cell = "true_positives"
+
+    def __init__(self, thresholds: float | Sequence[float] | None = None, name: str | None = None,
+                 dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.init_thresholds, self.thresholds = thresholds, _thresholds(thresholds, 0.5)
+        self.accumulator = self.add_variable((len(self.thresholds),), "zeros", name="accumulator")
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Add one batch's count.
+
+        >>> import minitape as tf
+        >>> negatives = tf.keras.metrics.TrueNegatives()
+        >>> negatives.update_state([0, 1, 0], [0.2, 0.6, 0.7]); float(negatives.result())
+        1.0
+        """
+        self.accumulator.assign_add(count_cells(y_true, y_pred, self.thresholds, sample_weight)[self.cell])
+
+    def result(self) -> Tensor:
+        """The count so far: a scalar for one threshold, else one per threshold.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.FalseNegatives(thresholds=[0.1, 0.9]).result().numpy()
+        array([0., 0.], dtype=float32)
+        """
+        counts = self.accumulator.numpy()
+        return constant(counts[0] if len(self.thresholds) == 1 else counts)
+
+    def get_config(self) -> dict[str, Any]:
+        """Name, dtype and the thresholds as given.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.TruePositives(name="tp").get_config()
+        {'name': 'tp', 'dtype': 'float32', 'thresholds': None}
+        """
+        return {**super().get_config(), "thresholds": self.init_thresholds}
+
+
+class TruePositives(_ConditionCount):
+    """The (weighted) number of positives predicted positive.
+
+    >>> import minitape as tf
+    >>> float(tf.keras.metrics.TruePositives()([0, 1, 1, 1], [1, 0, 1, 1]))
+    2.0
+    """
+
+    cell = "true_positives"
+
+
+class FalsePositives(_ConditionCount):
+    """The (weighted) number of negatives predicted positive.
+
+    >>> import minitape as tf
+    >>> float(tf.keras.metrics.FalsePositives()([0, 1, 0, 0], [0, 0, 1, 1], sample_weight=[0, 0, 1, 0]))
+    1.0
+    """
+
+    cell = "false_positives"
+
+
+class TrueNegatives(_ConditionCount):
+    """The (weighted) number of negatives predicted negative.
+
+    >>> import minitape as tf
+    >>> float(tf.keras.metrics.TrueNegatives()([0, 1, 0, 0], [1, 1, 0, 0]))
+    2.0
+    """
+
+    cell = "true_negatives"
+
+
+class FalseNegatives(_ConditionCount):
+    """The (weighted) number of positives predicted negative.
+
+    >>> import minitape as tf
+    >>> float(tf.keras.metrics.FalseNegatives()([0, 1, 1, 1], [0, 1, 0, 0]))
+    2.0
+    """
+
+    cell = "false_negatives"

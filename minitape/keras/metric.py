@@ -158,5 +158,15 @@ class Metric:
         """
         return {"name": self.name, "dtype": self.dtype}
 
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Metric:
+        """The metric ``get_config`` describes.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.Precision.from_config({"name": "p", "thresholds": 0.7}).thresholds
+        [0.7]
+        """
+        return cls(**config)
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}>"

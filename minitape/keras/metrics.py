@@ -19,119 +19,22 @@ from typing import Any
 
 import numpy as np
 
-from minitape import ops
-from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import losses
-from minitape.keras.confusion_metrics import Precision, Recall
+from minitape.keras.auc_metrics import (AUC, PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+                                        SpecificityAtSensitivity)
+from minitape.keras.confusion_metrics import (FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives,
+                                              TruePositives)
+from minitape.keras.f_score_metrics import F1Score, FBetaScore
 from minitape.keras.metric import Metric
 from minitape.keras.losses import same_rank
-from minitape.keras.masking import get_keras_mask, mask_weights
 from minitape.keras.metric import host as _host
-from minitape.keras.naming import snake_case
-
-
-def _samplewise(values: np.ndarray, sample_weight: Any, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
-    """Keras 3's ``reduce_to_samplewise_values``: one value per example (the mean of its entries), times its
-    weight; the weights as many as the examples (``None`` if none were given)."""
-    values = values.astype(dtype)
-    weights = None
-    if sample_weight is not None:
-        weights = _host(sample_weight).astype(dtype)
-        values, weights = same_rank(values, weights)
-        if values.ndim > weights.ndim:            # average what the weights do not reach
-            values = values.mean(axis=tuple(range(weights.ndim, values.ndim)), dtype=dtype)
-        try:
-            weights = np.broadcast_to(weights, values.shape)
-        except ValueError:
-            raise InvalidArgumentError(f"Metric update_state: sample_weight of shape {weights.shape} does not "
-                                       f"broadcast to the values' shape {values.shape}; give one weight per "
-                                       f"example, or per value.") from None
-        values = values * weights
-        if weights.ndim > 1:
-            weights = weights.mean(axis=tuple(range(1, weights.ndim)), dtype=dtype)
-    if values.ndim > 1:
-        values = values.mean(axis=tuple(range(1, values.ndim)), dtype=dtype)
-    return values, weights
-
-
-class Mean(Metric):
-    """The (weighted) mean of the examples seen: ``total / count``, as Keras 3 keeps them (float32 by default).
-
-    An example is a row of ``values``: one with several entries counts once, as their mean.
-    ``sample_weight`` weighs each example (or each entry, given their shape).
-
-    >>> import minitape as tf
-    >>> mean = tf.keras.metrics.Mean(name="loss")
-    >>> mean.update_state(2.0, sample_weight=3)        # a batch of 3 whose mean loss is 2
-    >>> mean.update_state(6.0, sample_weight=1)
-    >>> mean.result()                                  # (2·3 + 6·1) / 4
-    <minitape.Tensor: shape=(), dtype=float32, numpy=3.0>
-    >>> mean.variables
-    [<Variable path=loss/total, shape=(), dtype=float32, value=12.0>,
-     <Variable path=loss/count, shape=(), dtype=float32, value=4.0>]
-    """
-
-    def __init__(self, name: str = "mean", dtype: Any = None) -> None:
-        super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable((), "zeros", dtype=self.dtype, name="total")
-        self.count = self.add_variable((), "zeros", dtype=self.dtype, name="count")
-
-    def update_state(self, values: Any, sample_weight: Any = None) -> None:
-        """Add each example of ``values`` (weighted by ``sample_weight``, 1 if None) to the running mean.
-
-        >>> import minitape as tf
-        >>> mean = tf.keras.metrics.Mean()
-        >>> mean.update_state([[1.0, 2.0], [3.0, 4.0]], sample_weight=[1.0, 0.0])      # the first row only
-        >>> float(mean.result()), float(mean.count)
-        (1.5, 1.0)
-        """
-        dtype = self.total.dtype.as_numpy_dtype_
-        values, weights = _samplewise(_host(values), sample_weight, dtype)
-        count = weights.sum(dtype=dtype) if weights is not None else (values.shape[0] if values.ndim else 1)
-        self.total.assign_add(values.sum(dtype=dtype))
-        self.count.assign_add(count)
-
-    def result(self) -> Tensor:
-        """``total / count`` (0 before any update).
-
-        >>> import minitape as tf
-        >>> tf.keras.metrics.Mean().result()
-        <minitape.Tensor: shape=(), dtype=float32, numpy=0.0>
-        """
-        total, count = self.total.numpy(), self.count.numpy()
-        return constant(total / count if count else np.zeros((), total.dtype))
-
-
-class MeanMetricWrapper(Mean):
-    """The mean over examples of ``fn(y_true, y_pred)``, one value per example (subclasses name their ``fn``).
-
-    >>> import minitape as tf
-    >>> error = tf.keras.metrics.MeanMetricWrapper(tf.keras.losses.mean_squared_error, name="mse")
-    >>> error.update_state([[0.0], [0.0]], [[1.0], [3.0]])
-    >>> float(error.result())
-    5.0
-    """
-
-    fn: Callable | None = None
-
-    def __init__(self, fn: Callable | None = None, name: str | None = None, dtype: Any = None) -> None:
-        self.fn = fn or type(self).fn
-        super().__init__(name=name or getattr(self.fn, "__name__", None) or snake_case(type(self).__name__), dtype=dtype)
-
-    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
-        """Add one batch: ``fn`` of each example, weighted by ``sample_weight``.
-
-        >>> import minitape as tf
-        >>> accuracy = tf.keras.metrics.CategoricalAccuracy()
-        >>> accuracy.update_state([[0, 1], [1, 0]], [[0.2, 0.8], [0.3, 0.7]], sample_weight=[1.0, 3.0])
-        >>> float(accuracy.result())
-        0.25
-        """
-        values, mask = self.fn(y_true, y_pred), get_keras_mask(y_pred)
-        if mask is not None:          # as Keras 3: a prediction's padding steps do not count
-            sample_weight = mask_weights(mask, ops.as_operand(values), sample_weight)
-        super().update_state(values, sample_weight)
+from minitape.keras.naming import from_identifier, snake_case
+from minitape.keras.reduction_metrics import Mean, MeanMetricWrapper, Sum
+from minitape.keras.regression_metrics import (
+    BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge, KLDivergence, LogCoshError,
+    MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError,
+    SparseCategoricalCrossentropy, SquaredHinge)
 
 
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Tensor:
@@ -200,6 +103,40 @@ def accuracy(y_true: Any, y_pred: Any) -> Tensor:
     return constant((y_true == y_pred).astype(np.float32))
 
 
+def _in_top_k(classes: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
+    """TF's ``in_top_k``: 1 where fewer than ``k`` scores beat the labelled class's (ties count as in the top k)."""
+    rows = y_pred.reshape(-1, y_pred.shape[-1])
+    labelled = rows[np.arange(len(rows)), classes.reshape(-1)]
+    return ((rows > labelled[:, None]).sum(axis=-1) < k).astype(np.float32).reshape(classes.shape)
+
+
+def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> Tensor:
+    """1 where the one-hot label's class is among the ``k`` highest scores.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.top_k_categorical_accuracy([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]],
+    ...                                             k=1).numpy()
+    array([0., 1.], dtype=float32)
+    """
+    return constant(_in_top_k(np.argmax(_host(y_true), axis=-1), _host(y_pred), k))
+
+
+def sparse_top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5, from_sorted_ids: bool = False) -> Tensor:
+    """1 where the integer label is among the ``k`` highest scores (or, ``from_sorted_ids``, among the first ``k``
+    class ids of each row).
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.sparse_top_k_categorical_accuracy([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]], k=2).numpy()
+    array([1., 1.], dtype=float32)
+    """
+    classes, y_pred = _host(y_true), _host(y_pred)
+    if classes.ndim == y_pred.ndim and classes.shape[-1:] == (1,):
+        classes = classes[..., 0]
+    if from_sorted_ids:
+        return constant((y_pred[..., :k] == classes[..., None]).any(axis=-1).astype(np.float32))
+    return constant(_in_top_k(classes.astype(np.int64), y_pred, k))
+
+
 def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
     """The mean of ``(y_true - y_pred)²`` over the last axis, one value per example (``mse`` is the same).
 
@@ -210,7 +147,17 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
     return constant(_host(losses.mean_squared_error(y_true, y_pred)))
 
 
-mse = mean_squared_error
+mse = MSE = mean_squared_error
+# As Keras 3: the loss functions are metrics' functions too (per-example values, differentiable).
+(binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_focal_crossentropy,
+ sparse_categorical_crossentropy, hinge, squared_hinge, categorical_hinge, huber, poisson, logcosh) = (
+    losses.binary_crossentropy, losses.binary_focal_crossentropy, losses.categorical_crossentropy,
+    losses.categorical_focal_crossentropy, losses.sparse_categorical_crossentropy, losses.hinge, losses.squared_hinge,
+    losses.categorical_hinge, losses.huber, losses.poisson, losses.log_cosh)
+mae = MAE = losses.mean_absolute_error
+mape = MAPE = losses.mean_absolute_percentage_error
+msle = MSLE = losses.mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = losses.kl_divergence
 
 
 class Accuracy(MeanMetricWrapper):
@@ -274,7 +221,66 @@ class MeanSquaredError(MeanMetricWrapper):
     fn = staticmethod(mean_squared_error)
 
 
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the one-hot label's class is among the ``k`` highest scores.
+
+    >>> import minitape as tf
+    >>> metric = tf.keras.metrics.TopKCategoricalAccuracy(k=1)
+    >>> float(metric([[0, 0, 1], [0, 1, 0]], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]]))
+    0.5
+    """
+
+    def __init__(self, k: int = 5, name: str = "top_k_categorical_accuracy", dtype: Any = None) -> None:
+        super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
+        self.k = k
+
+    def get_config(self) -> dict[str, Any]:
+        """Name, dtype and ``k``.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.TopKCategoricalAccuracy(k=3).get_config()["k"]
+        3
+        """
+        return {**super().get_config(), "k": self.k}
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the integer label is among the ``k`` highest scores.
+
+    >>> import minitape as tf
+    >>> metric = tf.keras.metrics.SparseTopKCategoricalAccuracy(k=1)
+    >>> float(metric([2, 1], [[0.1, 0.9, 0.8], [0.05, 0.95, 0]]))
+    0.5
+    """
+
+    def __init__(self, k: int = 5, name: str = "sparse_top_k_categorical_accuracy", dtype: Any = None,
+                 from_sorted_ids: bool = False) -> None:
+        super().__init__(sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k,
+                         from_sorted_ids=from_sorted_ids)
+        self.k = k
+
+    def get_config(self) -> dict[str, Any]:
+        """Name, dtype and ``k``.
+
+        >>> import minitape as tf
+        >>> tf.keras.metrics.SparseTopKCategoricalAccuracy(k=3).get_config()["k"]
+        3
+        """
+        return {**super().get_config(), "k": self.k}
+
+
+_WRAPPED = (AUC, F1Score, FBetaScore, FalseNegatives, FalsePositives, TrueNegatives, TruePositives, Precision, Recall,
+            PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity, Sum, Mean,
+            TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy, BinaryCrossentropy, CategoricalCrossentropy,
+            CategoricalHinge, CosineSimilarity, Hinge, KLDivergence,
+            LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson,
+            RootMeanSquaredError, SparseCategoricalCrossentropy, SquaredHinge)
 _BY_NAME: dict[str, Callable[[], Metric]] = {
+    **{cls.__name__: cls for cls in _WRAPPED}, **{snake_case(cls.__name__): cls for cls in _WRAPPED},
+    "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError, "mape": MeanAbsolutePercentageError,
+    "MAPE": MeanAbsolutePercentageError, "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError,
+    "bce": BinaryCrossentropy, "BCE": BinaryCrossentropy, "MSE": MeanSquaredError, "MeanSquaredError": MeanSquaredError,
     "sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
     "binary_accuracy": BinaryAccuracy, "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
 }
@@ -311,6 +317,32 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None) -> Metric:
     raise ValueError(f"Could not interpret metric identifier: {identifier!r}.")
 
 
-__all__ = ["Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "Mean", "MeanMetricWrapper", "MeanSquaredError",
-           "Metric", "Precision", "Recall", "SparseCategoricalAccuracy", "accuracy", "binary_accuracy",
-           "categorical_accuracy", "get", "mean_squared_error", "mse", "sparse_categorical_accuracy"]
+def serialize(metric: Metric) -> dict[str, Any]:
+    """Keras' description of a metric: ``{"module", "class_name", "config", "registered_name"}``.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.serialize(tf.keras.metrics.Sum())["config"]
+    {'name': 'sum', 'dtype': 'float32'}
+    """
+    return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
+            "registered_name": None}
+
+
+def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> Metric:
+    """The metric a ``serialize`` result (or a name) describes.
+
+    >>> import minitape as tf
+    >>> tf.keras.metrics.deserialize(tf.keras.metrics.serialize(tf.keras.metrics.AUC(num_thresholds=50))).num_thresholds
+    50
+    """
+    return from_identifier(config, {**_BY_NAME, **(custom_objects or {})},
+                           "Could not interpret serialized metric: {identifier}")
+
+
+__all__ = [*(cls.__name__ for cls in _WRAPPED), "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "KLD", "MAE",
+           "MAPE", "MSE", "MSLE", "MeanMetricWrapper", "MeanSquaredError", "Metric", "SparseCategoricalAccuracy",
+           "accuracy", "binary_accuracy", "binary_crossentropy", "binary_focal_crossentropy", "categorical_accuracy",
+           "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge", "deserialize", "get",
+           "hinge", "huber", "kld", "kullback_leibler_divergence", "logcosh", "mae", "mape", "mean_squared_error",
+           "mse", "msle", "poisson", "serialize", "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
+           "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy"]

@@ -66,10 +66,10 @@ class Trainer:
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
         >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mse"])
         >>> type(model.optimizer).__name__, type(model.loss).__name__
-        ('SGD', 'MeanSquaredError')
+        ('SGD', 'LossFunctionWrapper')
         """
         self.optimizer = optimizers.get(optimizer)
-        self.loss = None if loss is None else losses.get(loss)
+        self.loss = None if loss is None else losses.compiled(loss)
         self._metric_ids = [] if metrics is None else list(metrics) if isinstance(metrics, list | tuple) else [metrics]
         self._metrics: list[metrics_module.Metric] | None = None      # resolved on the first batch, as Keras does
         self._loss_tracker = metrics_module.Mean(name="loss")
