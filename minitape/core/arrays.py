@@ -112,7 +112,7 @@ def integers(value: Any, what: str, error: type[Exception] = TypeError) -> np.nd
         array = np.asarray(value)
     except (TypeError, ValueError):      # ragged lists
         array = np.asarray(None)
-    if array.size == 0 and array.dtype.kind == "f":
+    if array.size == 0 and array.dtype.kind == "f" and not isinstance(value, np.ndarray | np.generic):
         array = array.astype(np.int64)   # () and [] hold no float: NumPy just calls them float64
     if array.dtype.kind == "f" or (array.dtype.kind == "b" and error is InvalidArgumentError):
         raise error(f"{what} must hold integers, got {value!r}; pass Python ints or an int32/int64 tensor "

@@ -56,6 +56,9 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
     if kind is Variable:
         return value.read_value()
     array = other._value
+    if (kind is int and other.dtype is dtypes.bool_ and name != "multiply") or (
+            kind is bool and other.dtype in _NO_PYTHON_BOOLS):
+        return _refused_number(value, other, name)      # 3 is not True, nor True an int8, to TF
     if kind is float or kind is int:
         if by_type.get(type(array)) is np:
             if kind is int or type(array.dtype) in FLOATING:
@@ -66,7 +69,7 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
         elif kind is int or backends.is_floating(array):
             return wrap(arrays.full_beside(array, (), value))
         if kind is float and not backends.is_floating(array):
-            return _float_meets_integers(value, other, name)
+            return _refused_number(value, other, name)
     if isinstance(value, Tensor | Variable):
         return as_operand(value)
     backend = backends.backend_of(array)
@@ -79,14 +82,19 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
         raise _naming(name, error) from None
 
 
-def _float_meets_integers(value: float, other: Tensor, name: str) -> Tensor:
-    """A Python float never meets an integer tensor by being truncated (``[1, 5] * 2.5``): as in TF,
-    ``add`` lets its kernel name both dtypes, and the other ops refuse to convert the float."""
+#: The dtypes TF will not convert a Python bool to (``tf.constant(True, tf.int8)`` is a TypeError).
+_NO_PYTHON_BOOLS = (dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16)
+
+
+def _refused_number(value: float | int | bool, other: Tensor, name: str) -> Tensor:
+    """A Python number TF will not convert to the tensor's dtype: never truncated (``[1, 5] * 2.5``),
+    never made a bool (``mask == 3``).  As in TF, ``add`` lets its kernel name both dtypes, and the
+    other ops refuse to convert the number."""
     if name == "add":
         return wrap(array_on(backends.backend_of(other._value), value))
     raise messages.with_hint(TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {other.dtype.name}"),
-                    f"{name}: the tensor holds {other.dtype.name}; write the number as an int, or tf.cast the "
-                    f"tensor to a float dtype first.")
+                    f"{name}: the tensor holds {other.dtype.name}; write the number in that kind (an int, a "
+                    f"bool), or tf.cast the tensor first.")
 
 
 def operands(name: str, *values: Any) -> tuple[Tensor, ...]:

@@ -29,7 +29,7 @@ from minitape.core.tensor import Tensor
 from minitape.ops.arguments import as_operand, plain
 from minitape.ops.comparisons import less
 from minitape.ops.creation import range as arange
-from minitape.ops.elementwise import cast
+from minitape.ops.elementwise import cast, maximum
 from minitape.ops.reductions import reduce_max
 from minitape.ops.shapes import expand_dims
 
@@ -43,7 +43,7 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, n
     """
     lengths = as_operand(lengths, "sequence_mask")
     if maxlen is None:
-        maxlen = reduce_max(lengths)
+        maxlen = maximum(reduce_max(lengths), 0)     # as TF: no lengths (an empty list) is no steps
     elif np.ndim(plain(maxlen)) != 0:
         raise with_hint(ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = "
                                    f"{maxlen} with shape '{np.shape(plain(maxlen))}' instead"),

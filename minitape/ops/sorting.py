@@ -16,6 +16,7 @@ TopKV2(values=<minitape.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.],
 from __future__ import annotations
 
 import builtins
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -47,7 +48,8 @@ _RANKING = Op("ranking", _ranking_forward)
 def _put_along(g: Tensor, indices: Tensor, x: Any) -> Tensor:
     """``g`` summed into zeros shaped as ``x`` at ``indices`` along the last axis: ``take_along``'s VJP."""
     width = x.shape[-1] if x.ndim else 1
-    places = arrays.to_numpy(indices._value).astype(np.int64).reshape(-1, indices.shape[-1] if indices.ndim else 1)
+    count = indices.shape[-1] if indices.ndim else 1         # k may be 0: no places, rows still counted
+    places = arrays.to_numpy(indices._value).astype(np.int64).reshape(math.prod(indices.shape[:-1]), count)
     places = places + width * np.arange(places.shape[0])[:, None]        # each row's own stretch of the flat x
     flat = sum_into_segments(reshape(g, [-1]), places.reshape(-1), places.shape[0] * width)
     return reshape(flat, list(x.shape))

@@ -124,6 +124,11 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     [array([1, 3], dtype=int32), array([2, 4], dtype=int32)]
     """
     x = as_operand(value, "unstack")
+    if num == 0:                # TF's kernel, asked for no pieces, gives none without looking
+        return []
+    if num is not None and not -x.ndim <= axis < x.ndim:
+        raise _refusal("Unpack", f"axis = {axis} not in [{-x.ndim}, {x.ndim})",
+                       "unstack: axis must name an axis of the tensor (a scalar has none to unstack).", name)
     if not -x.ndim <= axis < x.ndim:
         raise with_hint(ValueError(f"Argument `axis` = {axis} not in range [{-x.ndim}, {x.ndim})"),
                         "unstack: axis must name an axis of the tensor (a scalar has none to unstack).")
@@ -151,10 +156,14 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
            [4, 3]], dtype=int32)
     """
     x = as_operand(tensor, "reverse")
+    if axis is None:
+        as_operand(axis, "reverse")         # TF's conversion error, naming the op
     if np.ndim(plain(axis)) != 1:
         raise _refusal("ReverseV2", f"'dims' must be 1-dimension, not {np.ndim(plain(axis))}",
                        "reverse: give the axes as a list, e.g. [0].")
     axes = ints(axis, "reverse", "axis", InvalidArgumentError)
+    if 0 in (x.ndim, *x.shape):             # as TF's kernel: nothing to reorder, whatever the axes
+        return apply(_REVERSE, (x,), {"axes": ()})
     for k, a in enumerate(axes):
         if not -x.ndim <= a < x.ndim:
             raise _refusal("ReverseV2", f"'axis'[{k}] = {a} is out of valid range [0, {x.ndim - 1}",
@@ -214,8 +223,8 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
     array([1, 1, 2, 2], dtype=int32)
     """
     x = as_operand(input, "repeat")
-    if axis is None:
-        x, axis = reshape(x, (-1,)), 0
+    if axis is None or x.ndim == 0:         # as TF: a scalar repeats as a vector of one
+        x, axis = reshape(x, (-1,)), 0 if axis is None else axis
     axis = ints(axis, "repeat", "axis")[0]
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"axis={axis} out of bounds: expected {-x.ndim}<=axis<{x.ndim}")
