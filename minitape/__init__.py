@@ -59,6 +59,7 @@ from minitape.checkpointing.schedules import checkpoint_chain, checkpoint_sequen
 from minitape.checkpointing import schedules
 from minitape import dialect
 from minitape.dialect import config, linalg, math, nn
+from minitape.dialect import image
 from minitape.dialect.functions import TensorSpec, function
 from minitape.dialect.control_flow import while_loop
 from minitape.dialect.control_flow import cond, map_fn, scan, vectorized_map

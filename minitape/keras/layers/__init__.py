@@ -48,3 +48,9 @@ from minitape.keras.layers.reshaping2d import UpSampling2D, ZeroPadding2D
 __all__ += ["Attention", "AveragePooling1D", "AvgPool1D", "Conv1D", "Conv2DTranspose", "GlobalAveragePooling1D",
             "GlobalAvgPool1D", "GlobalMaxPool1D", "GlobalMaxPooling1D", "LeakyReLU", "MaxPool1D", "MaxPooling1D",
             "MultiHeadAttention", "PReLU", "Softmax", "UpSampling2D", "ZeroPadding2D"]
+from minitape.keras.layers.merging import (Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average,
+                                           concatenate, dot, maximum, minimum, multiply, subtract)
+from minitape.keras.layers.reshaping import Permute, RepeatVector, Reshape
+
+__all__ += ["Average", "Concatenate", "Dot", "Maximum", "Minimum", "Multiply", "Permute", "RepeatVector", "Reshape",
+            "Subtract", "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract"]
