@@ -115,8 +115,7 @@ def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
     """
     images = convert_to_tensor(images)
     if images.ndim < 2 or images.shape[-1] != 1:
-        raise ValueError(f"Dimension must be 1 but is {images.shape[-1] if images.ndim else 0} for "
-                         f"'grayscale_to_rgb': the last axis holds the one grey channel.")
+        raise ValueError("Last dimension of a grayscale image should be size 1.")
     return ops.tile(images, [1] * (images.ndim - 1) + [3])
 
 

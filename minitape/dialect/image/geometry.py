@@ -33,7 +33,8 @@ def as_batch(images: Any, name: str = "image") -> tuple[Tensor, bool]:
     """
     images = convert_to_tensor(images)
     if images.ndim not in (3, 4):
-        raise ValueError(f"'{name}' (shape {tuple(images.shape)}) must have either 3 or 4 dimensions.")
+        shape = "" if name == "images" else f" (shape {tuple(images.shape)})"      # TF's two wordings
+        raise ValueError(f"'{name}'{shape} must have either 3 or 4 dimensions.")
     return (ops.expand_dims(images, 0), True) if images.ndim == 3 else (images, False)
 
 

@@ -136,6 +136,22 @@ def _size(size: Any) -> tuple[int, int]:
     return int(values[0]), int(values[1])
 
 
+def interpolate(batch: Tensor, height: int, width: int, method: str = "bilinear") -> Tensor:
+    """A batch ``(n, h, w, c)`` resampled to ``(n, height, width, c)`` by ``method``, in the batch's own dtype:
+    ``resize`` after its checks and its cast to float32.
+
+    >>> import minitape as tf
+    >>> from minitape.dialect.image.resizing import interpolate
+    >>> interpolate(tf.ones((1, 2, 2, 1), tf.float64), 3, 1).dtype
+    tf.float64
+    """
+    rows = _WEIGHTS[method](batch.shape[1], height)
+    columns = _WEIGHTS[method](batch.shape[2], width)
+    if method == "nearest":          # a selection: gathers keep integer dtypes (and are exact)
+        return ops.gather(ops.gather(batch, rows.argmax(axis=1), axis=1), columns.argmax(axis=1), axis=2)
+    return ops.einsum("Hh,bhwc,Ww->bHWc", ops.cast(rows, batch.dtype), batch, ops.cast(columns, batch.dtype))
+
+
 def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve_aspect_ratio: bool = False,
            antialias: bool = False, name: str | None = None) -> Tensor:
     """Resize an image ``(h, w, c)`` or a batch ``(n, h, w, c)`` to ``size = (height, width)``.
@@ -165,12 +181,7 @@ def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve
         height, width = (int(np.round(scale * np.float32(n))) for n in batch.shape[1:3])
     if method != "nearest":
         batch = ops.cast(batch, dtypes.float32)
-    rows = _WEIGHTS[method](batch.shape[1], height)
-    columns = _WEIGHTS[method](batch.shape[2], width)
-    if method == "nearest":          # a selection: gathers keep integer dtypes (and are exact)
-        batch = ops.gather(ops.gather(batch, rows.argmax(axis=1), axis=1), columns.argmax(axis=1), axis=2)
-    else:
-        batch = ops.einsum("Hh,bhwc,Ww->bHWc", ops.cast(rows, batch.dtype), batch, ops.cast(columns, batch.dtype))
+    batch = interpolate(batch, height, width, method)
     return unbatch(batch, single)
 
 
