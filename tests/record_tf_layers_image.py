@@ -67,7 +67,77 @@ LAYERS: dict[str, Case] = {
     "RepeatVector": lambda k, tf: k.layers.RepeatVector(3)(V),
     "RepeatVector_zero": lambda k, tf: k.layers.RepeatVector(0),
     "RepeatVector_float": lambda k, tf: k.layers.RepeatVector(2.0),
+    "Rescaling": lambda k, tf: k.layers.Rescaling(1 / 255)(PIXELS),
+    "Rescaling_offset": lambda k, tf: k.layers.Rescaling(1 / 127.5, offset=-1)(IMAGE),
+    "Normalization_given": lambda k, tf: k.layers.Normalization(mean=[1.0, 2.0, 3.0], variance=[1.0, 4.0, 0.25])(V),
+    "Normalization_scalar": lambda k, tf: k.layers.Normalization(mean=2.0, variance=4.0)(A),
+    "Normalization_invert": lambda k, tf: k.layers.Normalization(mean=2.0, variance=4.0, invert=True)(V),
+    "Normalization_adapt": lambda k, tf: adapted(k, A, A + 1),
+    "Normalization_adapt_axis": lambda k, tf: adapted(k, A, B, axis=(1, 2)),
+    "Normalization_adapt_none": lambda k, tf: adapted(k, A, B, axis=None),
+    "Normalization_adapt_batches": lambda k, tf: adapted(k, [A, B * 3, A[:1]], B),
+    "Normalization_adapt_weights": lambda k, tf: np.array([str(tuple(w.shape)) for w in weights_of(k, A)]),
+    "Normalization_weight_names": lambda k, tf: np.array([w.name for w in weights_of(k, A)]),
+    "Normalization_weight_dtypes": lambda k, tf: np.array([getattr(w.dtype, "name", w.dtype)
+                                                           for w in weights_of(k, A)]),
+    "Normalization_half": lambda k, tf: k.layers.Normalization(mean=1.0),
+    "Normalization_bad_axis": lambda k, tf: k.layers.Normalization(axis=3)(V),
+    "CategoryEncoding_one_hot": lambda k, tf: k.layers.CategoryEncoding(4, output_mode="one_hot")(np.array([3, 2, 0, 1])),
+    "CategoryEncoding_one_hot_column": lambda k, tf: k.layers.CategoryEncoding(4, output_mode="one_hot")(
+        np.array([[3], [1]])),
+    "CategoryEncoding_multi_hot": lambda k, tf: k.layers.CategoryEncoding(4)(np.array([[0, 1], [0, 0], [1, 2], [3, 1]])),
+    "CategoryEncoding_multi_hot_vector": lambda k, tf: k.layers.CategoryEncoding(4)(np.array([0, 1, 1])),
+    "CategoryEncoding_count": lambda k, tf: k.layers.CategoryEncoding(4, output_mode="count")(
+        np.array([[0, 1], [0, 0], [1, 2], [3, 1]])),
+    "CategoryEncoding_count_weights": lambda k, tf: k.layers.CategoryEncoding(4, output_mode="count")(
+        np.array([[0, 1], [0, 0]]), count_weights=np.array([[0.1, 0.2], [0.1, 0.4]])),
+    "CategoryEncoding_no_tokens": lambda k, tf: k.layers.CategoryEncoding(),
+    "CategoryEncoding_bad_mode": lambda k, tf: k.layers.CategoryEncoding(3, output_mode="int"),
+    "Discretization": lambda k, tf: k.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])(
+        np.array([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])),
+    "Resizing": lambda k, tf: k.layers.Resizing(3, 8)(IMAGE),
+    "Resizing_nearest": lambda k, tf: k.layers.Resizing(3, 8, interpolation="nearest")(PIXELS),
+    "Resizing_crop": lambda k, tf: k.layers.Resizing(4, 4, crop_to_aspect_ratio=True)(IMAGE),
+    "Resizing_crop_wide": lambda k, tf: k.layers.Resizing(2, 5, crop_to_aspect_ratio=True)(IMAGE),
+    "CenterCrop": lambda k, tf: k.layers.CenterCrop(3, 2)(IMAGE),
+    "CenterCrop_single": lambda k, tf: k.layers.CenterCrop(4, 5)(PIXELS),
+    "CenterCrop_larger": lambda k, tf: k.layers.CenterCrop(7, 4)(IMAGE),
+    "RandomFlip_inference": lambda k, tf: k.layers.RandomFlip()(IMAGE, training=False),
+    "RandomFlip_default_flips": lambda k, tf: np.array([not np.allclose(k.layers.RandomFlip(seed=s)(IMAGE), IMAGE)
+                                                        for s in range(4)]).any(),
+    "RandomBrightness_default_changes": lambda k, tf: np.array(not np.allclose(k.layers.RandomBrightness(0.5)(IMAGE),
+                                                                               IMAGE)),
+    "Resizing_uint8": lambda k, tf: k.layers.Resizing(3, 8)(PIXELS),
+    "RandomFlip_training_shape": lambda k, tf: tf.shape(k.layers.RandomFlip()(IMAGE, training=True)),
+    "RandomRotation_inference": lambda k, tf: k.layers.RandomRotation(0.2)(IMAGE, training=False),
+    "RandomRotation_training_shape": lambda k, tf: tf.shape(k.layers.RandomRotation(0.2)(IMAGE, training=True)),
+    "RandomRotation_zero": lambda k, tf: k.layers.RandomRotation(0.0)(IMAGE, training=True),
+    "RandomRotation_bad_factor": lambda k, tf: k.layers.RandomRotation(1.5),
+    "RandomRotation_bad_fill": lambda k, tf: k.layers.RandomRotation(0.1, fill_mode="mirror"),
+    "RandomZoom_inference": lambda k, tf: k.layers.RandomZoom(0.2)(IMAGE, training=False),
+    "RandomZoom_zero": lambda k, tf: k.layers.RandomZoom(0.0)(IMAGE, training=True),
+    "RandomZoom_training_shape": lambda k, tf: tf.shape(k.layers.RandomZoom((-0.3, 0.2))(IMAGE, training=True)),
+    "RandomTranslation_inference": lambda k, tf: k.layers.RandomTranslation(0.1, 0.1)(IMAGE, training=False),
+    "RandomTranslation_zero": lambda k, tf: k.layers.RandomTranslation(0.0, 0.0)(IMAGE, training=True),
+    "RandomContrast_inference": lambda k, tf: k.layers.RandomContrast(0.3)(IMAGE, training=False),
+    "RandomContrast_bad_factor": lambda k, tf: k.layers.RandomContrast(1.5),
+    "RandomBrightness_inference": lambda k, tf: k.layers.RandomBrightness(0.3)(IMAGE, training=False),
+    "RandomCrop_inference": lambda k, tf: k.layers.RandomCrop(3, 4)(IMAGE, training=False),
+    "RandomCrop_training_shape": lambda k, tf: tf.shape(k.layers.RandomCrop(3, 4)(IMAGE, training=True)),
 }
+
+
+def adapted(keras: Any, data: Any, x: Any, axis: Any = -1) -> Any:
+    """A Normalization adapted on ``data``, applied to ``x``."""
+    layer = keras.layers.Normalization(axis=axis)
+    layer.adapt(data)
+    return layer(x)
+
+
+def weights_of(keras: Any, data: Any) -> list:
+    layer = keras.layers.Normalization()
+    layer.adapt(data)
+    return layer.weights
 
 IMAGE_OPS: dict[str, Case] = {
     "resize_bilinear_up": lambda k, tf: tf.image.resize(IMAGE, (7, 9)),
@@ -149,6 +219,8 @@ def outcome(compute: Callable[[], Any]) -> dict[str, Any]:
         result = compute()
     except Exception as error:        # noqa: BLE001 -- the recorded outcome is the exception
         return {"error": type(error).__name__, "message": str(error)}
+    if not hasattr(result, "shape") and not isinstance(result, list):
+        return {"made": type(result).__name__}               # a constructor that accepted its arguments
     dtype = getattr(result, "dtype", None)
     value = np.asarray(result)
     if value.dtype.kind in "fiub":

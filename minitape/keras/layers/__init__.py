@@ -15,7 +15,12 @@
   ``AveragePooling1D``, ``GlobalAveragePooling1D``, ``GlobalMaxPooling1D`` (and short names);
 * ``attention``: ``MultiHeadAttention``, ``Attention``;
 * ``advanced_activations``: ``Softmax``, ``LeakyReLU``, ``PReLU``;
-* ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``.
+* ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``;
+* ``merging`` also has ``Concatenate``, ``Multiply``, ``Average``, ``Maximum``, ``Minimum``, ``Subtract``, ``Dot``
+  and the function forms (``add``, ``concatenate``...); ``reshaping``: ``Reshape``, ``Permute``, ``RepeatVector``;
+* ``preprocessing``: ``Rescaling``, ``Normalization``, ``CategoryEncoding``, ``Discretization``;
+* ``image_preprocessing``: ``Resizing``, ``CenterCrop``, ``RandomFlip``, ``RandomRotation``, ``RandomZoom``,
+  ``RandomTranslation``, ``RandomContrast``, ``RandomBrightness``, ``RandomCrop``.
 
 Both spellings of the import work, as with Keras:
 
@@ -54,3 +59,10 @@ from minitape.keras.layers.reshaping import Permute, RepeatVector, Reshape
 
 __all__ += ["Average", "Concatenate", "Dot", "Maximum", "Minimum", "Multiply", "Permute", "RepeatVector", "Reshape",
             "Subtract", "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract"]
+from minitape.keras.layers.preprocessing import CategoryEncoding, Discretization, Normalization, Rescaling
+from minitape.keras.layers.image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomCrop,
+                                                       RandomFlip, RandomRotation, RandomTranslation, RandomZoom,
+                                                       Resizing)
+
+__all__ += ["CategoryEncoding", "CenterCrop", "Discretization", "Normalization", "RandomBrightness", "RandomContrast",
+            "RandomCrop", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom", "Rescaling", "Resizing"]

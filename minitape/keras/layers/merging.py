@@ -83,7 +83,8 @@ class Merge(Layer):
         """
         inputs = _listed(inputs)
         rank = max(x.ndim for x in inputs)
-        inputs = [ops.reshape(x, [*x.shape[:1], *[1] * (rank - x.ndim), *x.shape[1:]]) for x in inputs]
+        inputs = [x if x.ndim == rank else ops.reshape(x, [len(x), *[1] * (rank - x.ndim), *x.shape[1:]])
+                  for x in inputs]
         return self._fold(inputs)
 
     def _fold(self, inputs: list[Tensor]) -> Tensor:
