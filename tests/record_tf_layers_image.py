@@ -124,7 +124,31 @@ LAYERS: dict[str, Case] = {
     "RandomBrightness_inference": lambda k, tf: k.layers.RandomBrightness(0.3)(IMAGE, training=False),
     "RandomCrop_inference": lambda k, tf: k.layers.RandomCrop(3, 4)(IMAGE, training=False),
     "RandomCrop_training_shape": lambda k, tf: tf.shape(k.layers.RandomCrop(3, 4)(IMAGE, training=True)),
+    "GaussianNoise_inference": lambda k, tf: k.layers.GaussianNoise(0.3)(A),
+    "GaussianNoise_bad": lambda k, tf: k.layers.GaussianNoise(1.5),
+    "GaussianDropout_inference": lambda k, tf: k.layers.GaussianDropout(0.3)(A),
+    "GaussianDropout_bad": lambda k, tf: k.layers.GaussianDropout(-0.1),
+    "GaussianDropout_training_shape": lambda k, tf: tf.shape(k.layers.GaussianDropout(0.3)(A, training=True)),
+    "AlphaDropout_inference": lambda k, tf: k.layers.AlphaDropout(0.3)(A),
+    "AlphaDropout_bad": lambda k, tf: k.layers.AlphaDropout(1.5),
+    "AlphaDropout_all_kept": lambda k, tf: k.layers.AlphaDropout(0.0)(A, training=True),
+    "SpatialDropout1D_inference": lambda k, tf: k.layers.SpatialDropout1D(0.5)(A),
+    "SpatialDropout2D_rank": lambda k, tf: k.layers.SpatialDropout2D(0.5)(A, training=True),
+    "ActivityRegularization": lambda k, tf: activity_losses(k, V),
+    "Identity": lambda k, tf: k.layers.Identity()(V),
+    "Cropping1D": lambda k, tf: k.layers.Cropping1D((1, 0))(A),
+    "Cropping1D_int": lambda k, tf: k.layers.Cropping1D(1)(A),
+    "Cropping2D": lambda k, tf: k.layers.Cropping2D(((1, 2), (0, 3)))(IMAGE),
+    "Cropping2D_int": lambda k, tf: k.layers.Cropping2D(1)(IMAGE),
+    "ZeroPadding1D": lambda k, tf: k.layers.ZeroPadding1D((2, 1))(A),
+    "UpSampling1D": lambda k, tf: k.layers.UpSampling1D(3)(A),
 }
+
+
+def activity_losses(keras: Any, x: Any) -> Any:
+    layer = keras.layers.ActivityRegularization(l1=0.1, l2=0.5)
+    layer(x)
+    return np.array([float(loss) for loss in layer.losses])
 
 
 def adapted(keras: Any, data: Any, x: Any, axis: Any = -1) -> Any:

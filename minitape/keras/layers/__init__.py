@@ -20,7 +20,10 @@
   and the function forms (``add``, ``concatenate``...); ``reshaping``: ``Reshape``, ``Permute``, ``RepeatVector``;
 * ``preprocessing``: ``Rescaling``, ``Normalization``, ``CategoryEncoding``, ``Discretization``;
 * ``image_preprocessing``: ``Resizing``, ``CenterCrop``, ``RandomFlip``, ``RandomRotation``, ``RandomZoom``,
-  ``RandomTranslation``, ``RandomContrast``, ``RandomBrightness``, ``RandomCrop``.
+  ``RandomTranslation``, ``RandomContrast``, ``RandomBrightness``, ``RandomCrop``;
+* ``regularization``: ``GaussianNoise``, ``GaussianDropout``, ``AlphaDropout``, ``SpatialDropout1D``/``2D``,
+  ``ActivityRegularization``, ``Identity``; ``reshaping1d``: ``Cropping1D``, ``ZeroPadding1D``, ``UpSampling1D``,
+  ``Cropping2D``.
 
 Both spellings of the import work, as with Keras:
 
@@ -66,3 +69,9 @@ from minitape.keras.layers.image_preprocessing import (CenterCrop, RandomBrightn
 
 __all__ += ["CategoryEncoding", "CenterCrop", "Discretization", "Normalization", "RandomBrightness", "RandomContrast",
             "RandomCrop", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom", "Rescaling", "Resizing"]
+from minitape.keras.layers.regularization import (ActivityRegularization, AlphaDropout, GaussianDropout,
+                                                  GaussianNoise, Identity, SpatialDropout1D, SpatialDropout2D)
+from minitape.keras.layers.reshaping1d import Cropping1D, Cropping2D, UpSampling1D, ZeroPadding1D
+
+__all__ += ["ActivityRegularization", "AlphaDropout", "Cropping1D", "Cropping2D", "GaussianDropout", "GaussianNoise",
+            "Identity", "SpatialDropout1D", "SpatialDropout2D", "UpSampling1D", "ZeroPadding1D"]
