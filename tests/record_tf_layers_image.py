@@ -142,7 +142,31 @@ LAYERS: dict[str, Case] = {
     "Cropping2D_int": lambda k, tf: k.layers.Cropping2D(1)(IMAGE),
     "ZeroPadding1D": lambda k, tf: k.layers.ZeroPadding1D((2, 1))(A),
     "UpSampling1D": lambda k, tf: k.layers.UpSampling1D(3)(A),
+    "DepthwiseConv2D": lambda k, tf: with_weights(k.layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same"),
+                                                  IMAGE),
+    "DepthwiseConv2D_strided": lambda k, tf: with_weights(k.layers.DepthwiseConv2D((2, 3), strides=2), IMAGE),
+    "DepthwiseConv2D_weights": lambda k, tf: weight_shapes(k.layers.DepthwiseConv2D(3, depth_multiplier=2), IMAGE),
+    "SeparableConv2D": lambda k, tf: with_weights(k.layers.SeparableConv2D(4, 3, depth_multiplier=2,
+                                                                           activation="relu"), IMAGE),
+    "SeparableConv2D_same": lambda k, tf: with_weights(k.layers.SeparableConv2D(2, 2, padding="same",
+                                                                                dilation_rate=2), IMAGE),
+    "SeparableConv2D_weights": lambda k, tf: weight_shapes(k.layers.SeparableConv2D(4, 3, depth_multiplier=2), IMAGE),
+    "SeparableConv2D_bad_filters": lambda k, tf: k.layers.SeparableConv2D(0, 3),
+    "SeparableConv2D_rank": lambda k, tf: k.layers.SeparableConv2D(2, 3)(A),
 }
+
+
+def with_weights(layer: Any, x: Any) -> Any:
+    """``layer(x)`` with its weights set to fixed values (cosines), so the outputs can be compared."""
+    layer.build(x.shape)
+    layer.set_weights([np.cos(np.arange(np.prod(w.shape))).reshape(w.shape).astype("float32")
+                       for w in layer.get_weights()])
+    return layer(x)
+
+
+def weight_shapes(layer: Any, x: Any) -> Any:
+    layer(x)
+    return np.array([f"{w.name}{tuple(w.shape)}" for w in layer.weights])
 
 
 def activity_losses(keras: Any, x: Any) -> Any:

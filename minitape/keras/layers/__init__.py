@@ -75,3 +75,6 @@ from minitape.keras.layers.reshaping1d import Cropping1D, Cropping2D, UpSampling
 
 __all__ += ["ActivityRegularization", "AlphaDropout", "Cropping1D", "Cropping2D", "GaussianDropout", "GaussianNoise",
             "Identity", "SpatialDropout1D", "SpatialDropout2D", "UpSampling1D", "ZeroPadding1D"]
+from minitape.keras.layers.separable import DepthwiseConv2D, SeparableConv2D
+
+__all__ += ["DepthwiseConv2D", "SeparableConv2D"]
