@@ -240,6 +240,11 @@ IMAGE_OPS: dict[str, Case] = {
     "per_image_standardization": lambda k, tf: tf.image.per_image_standardization(IMAGE),
     "per_image_standardization_uint8": lambda k, tf: tf.image.per_image_standardization(PIXELS),
     "per_image_standardization_flat": lambda k, tf: tf.image.per_image_standardization(np.ones((2, 2, 1), "float32")),
+    "total_variation": lambda k, tf: tf.image.total_variation(tf.constant(IMAGE)),
+    "total_variation_single": lambda k, tf: tf.image.total_variation(tf.constant(PIXELS, tf.float32)),
+    "random_brightness_shape": lambda k, tf: tf.shape(tf.image.random_brightness(IMAGE, 0.2)),
+    "random_brightness_bad": lambda k, tf: tf.image.random_brightness(IMAGE, -0.2),
+    "random_contrast_bad": lambda k, tf: tf.image.random_contrast(IMAGE, 1.5, 0.5),
     "random_crop_shape": lambda k, tf: tf.shape(tf.image.random_crop(IMAGE, (2, 3, 3, 3))),
     "random_flip_left_right_shape": lambda k, tf: tf.shape(tf.image.random_flip_left_right(IMAGE)),
     "ResizeMethod": lambda k, tf: np.array([str(m.value) if hasattr(m, "value") else str(m) for m in (
@@ -258,6 +263,7 @@ GRADIENTS: dict[str, Callable[[Any], Callable[[Any], Any]]] = {
     "rot90": lambda tf: lambda x: tf.image.rot90(x, 3),
     "per_image_standardization": lambda tf: tf.image.per_image_standardization,
     "rgb_to_grayscale": lambda tf: tf.image.rgb_to_grayscale,
+    "total_variation": lambda tf: tf.image.total_variation,
 }
 
 

@@ -6,6 +6,7 @@ import pytest
 import minitape as tf
 from minitape.course.gradcheck import check_gradients
 from minitape.keras.layers.image_preprocessing import affine_transform
+from minitape.keras.layers.separable import depthwise_conv2d
 
 L = tf.keras.layers
 IMAGES = np.random.default_rng(0).uniform(size=(2, 4, 4, 3)).astype("float32")
@@ -78,3 +79,9 @@ def test_merge_layers_in_a_functional_model():
     assert model.output_shape == (None, 7, 1)
     x = np.array([[1.0, 2.0, 3.0]], "float32")
     np.testing.assert_allclose(model([x, x]).numpy().ravel(), [2, 4, 6, 1, 4, 9, 14])
+
+
+def test_depthwise_convolution_gradients_against_finite_differences():
+    depthwise, pointwise = np.cos(np.arange(24.0)).reshape(2, 2, 3, 2), np.sin(np.arange(12.0)).reshape(1, 1, 6, 2)
+    check_gradients(lambda x, d, p: tf.nn.conv2d(depthwise_conv2d(x, d, (1, 1), "SAME"), p, 1, "VALID"),
+                    IMAGES.astype("float64"), depthwise, pointwise)

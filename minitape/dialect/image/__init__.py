@@ -4,7 +4,8 @@
 * ``resizing``: ``resize`` (bilinear, nearest, bicubic, area) as products with interpolation matrices,
   ``resize_with_pad``, ``ResizeMethod``;
 * ``geometry``: crops, pads, flips, ``rot90``, ``transpose``, ``random_crop`` and the random flips;
-* ``color``: ``convert_image_dtype``, brightness, contrast, grey levels, ``per_image_standardization``.
+* ``color``: ``convert_image_dtype``, brightness, contrast (and their random forms), grey levels,
+  ``per_image_standardization``, ``total_variation``.
 
 Built from minitape's ops, so what TF differentiates, minitape does too:
 
@@ -17,7 +18,8 @@ Built from minitape's ops, so what TF differentiates, minitape does too:
 12.0
 """
 from minitape.dialect.image.color import (adjust_brightness, adjust_contrast, convert_image_dtype, grayscale_to_rgb,
-                                          per_image_standardization, rgb_to_grayscale)
+                                          per_image_standardization, random_brightness, random_contrast,
+                                          rgb_to_grayscale, total_variation)
 from minitape.dialect.image.geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,
                                              pad_to_bounding_box, random_crop, random_flip_left_right,
                                              random_flip_up_down, resize_with_crop_or_pad, rot90, transpose)
@@ -25,5 +27,5 @@ from minitape.dialect.image.resizing import ResizeMethod, resize, resize_with_pa
 
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
            "crop_to_bounding_box", "flip_left_right", "flip_up_down", "grayscale_to_rgb", "pad_to_bounding_box",
-           "per_image_standardization", "random_crop", "random_flip_left_right", "random_flip_up_down", "resize",
-           "resize_with_crop_or_pad", "resize_with_pad", "rgb_to_grayscale", "rot90", "transpose"]
+           "per_image_standardization", "random_brightness", "random_contrast", "random_crop", "random_flip_left_right", "random_flip_up_down", "resize",
+           "resize_with_crop_or_pad", "resize_with_pad", "rgb_to_grayscale", "rot90", "total_variation", "transpose"]

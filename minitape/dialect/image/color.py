@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from minitape import ops
-from minitape.core import dtypes
+from minitape.core import dtypes, random
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 
 
@@ -135,3 +135,46 @@ def per_image_standardization(image: Any) -> Tensor:
     deviation = ops.sqrt(ops.reduce_mean(ops.square(image - mean), axis=[-1, -2, -3], keepdims=True))
     smallest = 1.0 / np.sqrt(np.float32(np.prod(image.shape[-3:])))
     return (image - mean) / ops.maximum(deviation, ops.cast(smallest, dtypes.float32))
+
+
+def total_variation(images: Any, name: str | None = None) -> Tensor:
+    """The sum of absolute differences between neighbouring pixels, per image: a measure of noise, and a
+    smoothness penalty in style transfer.
+
+    >>> import minitape as tf
+    >>> tf.image.total_variation(tf.constant([[[0.0], [1.0]], [[3.0], [1.0]]])).numpy()
+    np.float32(6.0)
+    """
+    images = convert_to_tensor(images)
+    if images.ndim not in (3, 4):
+        raise ValueError("'images' must be either 3 or 4-dimensional.")
+    axes = [-3, -2, -1]
+    rows = ops.reduce_sum(ops.abs(images[..., 1:, :, :] - images[..., :-1, :, :]), axis=axes)
+    columns = ops.reduce_sum(ops.abs(images[..., :, 1:, :] - images[..., :, :-1, :]), axis=axes)
+    return rows + columns
+
+
+def random_brightness(image: Any, max_delta: float, seed: int | None = None) -> Tensor:
+    """``adjust_brightness`` by one delta drawn uniformly from ``[-max_delta, max_delta)``.
+
+    >>> import minitape as tf
+    >>> tf.image.random_brightness(tf.zeros((2, 2, 1)), 0.1).shape
+    TensorShape([2, 2, 1])
+    """
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_brightness(image, float(random.uniform_array((), -max_delta, max_delta, seed=seed)))
+
+
+def random_contrast(image: Any, lower: float, upper: float, seed: int | None = None) -> Tensor:
+    """``adjust_contrast`` by one factor drawn uniformly from ``[lower, upper)``.
+
+    >>> import minitape as tf
+    >>> tf.image.random_contrast(tf.zeros((2, 2, 1)), 0.5, 1.5).shape
+    TensorShape([2, 2, 1])
+    """
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_contrast(image, float(random.uniform_array((), lower, upper, seed=seed)))
