@@ -245,6 +245,12 @@ IMAGE_OPS: dict[str, Case] = {
     "random_brightness_shape": lambda k, tf: tf.shape(tf.image.random_brightness(IMAGE, 0.2)),
     "random_brightness_bad": lambda k, tf: tf.image.random_brightness(IMAGE, -0.2),
     "random_contrast_bad": lambda k, tf: tf.image.random_contrast(IMAGE, 1.5, 0.5),
+    "sobel_edges": lambda k, tf: tf.image.sobel_edges(tf.constant(IMAGE)),
+    "stateless_random_crop_shape": lambda k, tf: tf.shape(tf.image.stateless_random_crop(IMAGE, (2, 3, 3, 3),
+                                                                                         seed=(1, 2))),
+    "stateless_random_brightness_shape": lambda k, tf: tf.shape(tf.image.stateless_random_brightness(IMAGE, 0.2,
+                                                                                                     seed=(1, 2))),
+    "stateless_random_contrast_bad": lambda k, tf: tf.image.stateless_random_contrast(IMAGE, 1.5, 0.5, seed=(1, 2)),
     "random_crop_shape": lambda k, tf: tf.shape(tf.image.random_crop(IMAGE, (2, 3, 3, 3))),
     "random_flip_left_right_shape": lambda k, tf: tf.shape(tf.image.random_flip_left_right(IMAGE)),
     "ResizeMethod": lambda k, tf: np.array([str(m.value) if hasattr(m, "value") else str(m) for m in (
@@ -264,6 +270,7 @@ GRADIENTS: dict[str, Callable[[Any], Callable[[Any], Any]]] = {
     "per_image_standardization": lambda tf: tf.image.per_image_standardization,
     "rgb_to_grayscale": lambda tf: tf.image.rgb_to_grayscale,
     "total_variation": lambda tf: tf.image.total_variation,
+    "sobel_edges": lambda tf: tf.image.sobel_edges,
 }
 
 

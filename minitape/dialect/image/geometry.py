@@ -175,12 +175,26 @@ def rot90(image: Any, k: int = 1, name: str | None = None) -> Tensor:
     return unbatch(batch, single)
 
 
+def flip_where(image: Any, axis: int, flips: np.ndarray) -> Tensor:
+    """The images of a batch for which ``flips`` is true flipped along ``axis`` (1: up-down, 2: left-right).
+
+    >>> import minitape as tf
+    >>> import numpy as np
+    >>> from minitape.dialect.image.geometry import flip_where
+    >>> flip_where(tf.constant([[[[1.0], [2.0]]]] * 2), 2, np.array([True, False]))[..., 0].numpy()
+    array([[[2., 1.]],
+    <BLANKLINE>
+           [[1., 2.]]], dtype=float32)
+    """
+    batch, single = as_batch(image)
+    mask = ops.reshape(convert_to_tensor(np.asarray(flips).reshape(-1)), (-1, 1, 1, 1))
+    return unbatch(ops.where(mask, ops.reverse(batch, [axis]), batch), single)
+
+
 def _random_flip(image: Any, axis: int, seed: int | None) -> Tensor:
     """Each image of the batch flipped along ``axis`` with probability 1/2 (one coin per image)."""
-    batch, single = as_batch(image)
-    flips = random.uniform_array((batch.shape[0],), dtype="float32", seed=seed) < 0.5
-    mask = ops.reshape(convert_to_tensor(flips), (-1, 1, 1, 1))
-    return unbatch(ops.where(mask, ops.reverse(batch, [axis]), batch), single)
+    count = convert_to_tensor(image).shape[0] if convert_to_tensor(image).ndim == 4 else 1
+    return flip_where(image, axis, random.uniform_array((count,), dtype="float32", seed=seed) < 0.5)
 
 
 def random_flip_left_right(image: Any, seed: int | None = None) -> Tensor:
@@ -217,6 +231,18 @@ def random_crop(value: Any, size: Any, seed: int | None = None, name: str | None
     if len(size) != value.ndim or any(n > m or n < 0 for n, m in zip(size, value.shape)):
         raise InvalidArgumentError(f"random_crop: need value.shape >= size, got value.shape {list(value.shape)} and "
                                    f"size {size}; pass one size per axis, each at most the value's.")
-    draws = random.uniform_array((len(size),), dtype="float64", seed=seed)
+    return crop_at(value, size, random.uniform_array((len(size),), dtype="float64", seed=seed))
+
+
+def crop_at(value: Any, size: list[int], draws: np.ndarray) -> Tensor:
+    """The window of shape ``size`` whose start on each axis is the fraction ``draws[i]`` of the room there.
+
+    >>> import minitape as tf
+    >>> import numpy as np
+    >>> from minitape.dialect.image.geometry import crop_at
+    >>> crop_at(tf.range(10), [3], np.array([0.99])).numpy()
+    array([7, 8, 9], dtype=int32)
+    """
+    value = convert_to_tensor(value)
     starts = [int(u * (m - n + 1)) for u, n, m in zip(draws, size, value.shape)]
     return value[tuple(slice(s, s + n) for s, n in zip(starts, size))]
