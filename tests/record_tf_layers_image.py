@@ -28,6 +28,7 @@ W = np.array([[0.5, -1.0, 2.0], [3.0, 1.0, -2.0]], "float32")
 IMAGE = (np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3) % 17) / 16   # a batch of 5x6 RGB images
 PIXELS = (np.arange(5 * 6 * 3).reshape(5, 6, 3) * 7 % 256).astype("uint8")          # one uint8 image
 GRAY = IMAGE[..., :1]
+VOLUME = np.sin(np.arange(2 * 5 * 4 * 6 * 2)).reshape(2, 5, 4, 6, 2).astype("float32")          # 5 frames of 4x6
 
 Case = Callable[[Any, Any], Any]
 LAYERS: dict[str, Case] = {
@@ -151,6 +152,14 @@ LAYERS: dict[str, Case] = {
     "SeparableConv2D_same": lambda k, tf: with_weights(k.layers.SeparableConv2D(2, 2, padding="same",
                                                                                 dilation_rate=2), IMAGE),
     "SeparableConv2D_weights": lambda k, tf: weight_shapes(k.layers.SeparableConv2D(4, 3, depth_multiplier=2), IMAGE),
+    "Conv3D": lambda k, tf: with_weights(k.layers.Conv3D(2, 3), VOLUME),
+    "Conv3D_same_strided": lambda k, tf: with_weights(k.layers.Conv3D(2, (2, 3, 2), strides=(2, 1, 2), padding="same"),
+                                                      VOLUME),
+    "Conv3D_dilated": lambda k, tf: with_weights(k.layers.Conv3D(1, 2, dilation_rate=(2, 1, 2), padding="same"),
+                                                 VOLUME),
+    "Conv3D_weights": lambda k, tf: weight_shapes(k.layers.Conv3D(2, 3), VOLUME),
+    "GlobalAveragePooling3D": lambda k, tf: k.layers.GlobalAveragePooling3D()(VOLUME),
+    "GlobalMaxPooling3D": lambda k, tf: k.layers.GlobalMaxPooling3D(keepdims=True)(VOLUME),
     "SeparableConv2D_bad_filters": lambda k, tf: k.layers.SeparableConv2D(0, 3),
     "SeparableConv2D_rank": lambda k, tf: k.layers.SeparableConv2D(2, 3)(A),
 }

@@ -7,6 +7,7 @@ import minitape as tf
 from minitape.course.gradcheck import check_gradients
 from minitape.keras.layers.image_preprocessing import affine_transform
 from minitape.keras.layers.separable import depthwise_conv2d
+from minitape.keras.layers.convolutional3d import conv3d
 
 L = tf.keras.layers
 IMAGES = np.random.default_rng(0).uniform(size=(2, 4, 4, 3)).astype("float32")
@@ -85,3 +86,9 @@ def test_depthwise_convolution_gradients_against_finite_differences():
     depthwise, pointwise = np.cos(np.arange(24.0)).reshape(2, 2, 3, 2), np.sin(np.arange(12.0)).reshape(1, 1, 6, 2)
     check_gradients(lambda x, d, p: tf.nn.conv2d(depthwise_conv2d(x, d, (1, 1), "SAME"), p, 1, "VALID"),
                     IMAGES.astype("float64"), depthwise, pointwise)
+
+
+def test_conv3d_gradients_against_finite_differences():
+    volume = np.random.default_rng(2).normal(size=(1, 3, 4, 3, 2))
+    kernel = np.cos(np.arange(48.0)).reshape(2, 3, 2, 2, 2)
+    check_gradients(lambda x, k: conv3d(x, k, (2, 1, 1), "same"), volume, kernel)

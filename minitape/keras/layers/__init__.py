@@ -78,3 +78,7 @@ __all__ += ["ActivityRegularization", "AlphaDropout", "Cropping1D", "Cropping2D"
 from minitape.keras.layers.separable import DepthwiseConv2D, SeparableConv2D
 
 __all__ += ["DepthwiseConv2D", "SeparableConv2D"]
+from minitape.keras.layers.convolutional3d import (Conv3D, GlobalAveragePooling3D, GlobalAvgPool3D, GlobalMaxPool3D,
+                                                   GlobalMaxPooling3D)
+
+__all__ += ["Conv3D", "GlobalAveragePooling3D", "GlobalAvgPool3D", "GlobalMaxPool3D", "GlobalMaxPooling3D"]
