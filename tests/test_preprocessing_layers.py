@@ -61,6 +61,26 @@ def test_normalization_adapts_on_a_generator_of_batches_as_on_the_whole():
     assert not batched.trainable_weights and len(batched.non_trainable_weights) == 3
 
 
+def test_normalization_adapts_on_a_dataset_of_rows_or_of_labelled_batches():
+    """Duck-typed as a ``tf.data.Dataset``: rows (rank-1 elements) are batched first, pairs give their ``x``."""
+    class Rows:
+        def __init__(self, batches, spec_shape):
+            self.batches, self.element_spec = batches, tf.TensorSpec(spec_shape)
+
+        def batch(self, size):
+            stacked = np.stack(self.batches)
+            return Rows([stacked[i:i + size] for i in range(0, len(stacked), size)], (None, *stacked.shape[1:]))
+
+        def __iter__(self):
+            return iter(self.batches)
+    data = np.random.default_rng(3).normal(size=(300, 2)).astype("float32")
+    rows, pairs = L.Normalization(), L.Normalization()
+    rows.adapt(Rows(list(data), (2,)))
+    pairs.adapt([(data[:150], None), (data[150:], None)])
+    for layer in (rows, pairs):
+        np.testing.assert_allclose(layer.adapt_mean.numpy(), data.mean(0), rtol=1e-4, atol=1e-6)
+
+
 def test_preprocessing_in_a_model_that_fits():
     tf.keras.utils.set_random_seed(0)
     model = tf.keras.Sequential([tf.keras.Input((4, 4, 3)), L.Rescaling(1 / 255.0), L.RandomFlip(),

@@ -55,6 +55,10 @@ def _batches(data: Any) -> Iterable[np.ndarray]:
     ``tf.data.Dataset``); of ``(x, y)`` pairs, ``x``."""
     if isinstance(data, np.ndarray | Tensor):
         return [np.asarray(data)]
+    if hasattr(data, "element_spec") and hasattr(data, "batch"):      # a tf.data.Dataset
+        spec = data.element_spec[0] if isinstance(data.element_spec, tuple) else data.element_spec
+        if len(spec.shape) == 1:          # Keras' guess: rows of features, not yet batched
+            data = data.batch(128)
     if not hasattr(data, "__iter__"):
         raise TypeError(f"Unsupported data type: {type(data)}. `adapt` supports `np.ndarray`, backend tensors, "
                         f"`tf.data.Dataset`, `keras.utils.PyDataset`, and iterables of batches (e.g. list, generator).")
