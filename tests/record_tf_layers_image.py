@@ -92,6 +92,11 @@ LAYERS: dict[str, Case] = {
         np.array([[0, 1], [0, 0], [1, 2], [3, 1]])),
     "CategoryEncoding_count_weights": lambda k, tf: k.layers.CategoryEncoding(4, output_mode="count")(
         np.array([[0, 1], [0, 0]]), count_weights=np.array([[0.1, 0.2], [0.1, 0.4]])),
+    "CategoryEncoding_out_of_range": lambda k, tf: k.layers.CategoryEncoding(3)(np.array([[0, 3]])),
+    "CategoryEncoding_one_hot_out_of_range": lambda k, tf: k.layers.CategoryEncoding(3, output_mode="one_hot")(
+        np.array([0, 5])),
+    "CategoryEncoding_negative": lambda k, tf: k.layers.CategoryEncoding(3, output_mode="count")(np.array([[0, -1]])),
+    "Rescaling_float64": lambda k, tf: k.layers.Rescaling(0.5)(IMAGE.astype("float64")),
     "CategoryEncoding_no_tokens": lambda k, tf: k.layers.CategoryEncoding(),
     "CategoryEncoding_bad_mode": lambda k, tf: k.layers.CategoryEncoding(3, output_mode="int"),
     "Discretization": lambda k, tf: k.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])(

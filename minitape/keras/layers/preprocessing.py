@@ -22,6 +22,7 @@ import numpy as np
 
 from minitape import ops
 from minitape.core import dtypes
+from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor, convert_to_tensor
 from minitape.keras.layers.core import Layer
 
@@ -222,6 +223,10 @@ class CategoryEncoding(Layer):
             if inputs.ndim > 1 and inputs.shape[-1] == 1:
                 inputs = ops.squeeze(inputs, -1)
             return ops.one_hot(inputs, self.num_tokens, dtype=dtypes.float32)
+        negative = np.asarray(inputs)[np.asarray(inputs) < 0]
+        if negative.size:            # TF's bincount refuses them (larger indices it drops, as one_hot does)
+            raise InvalidArgumentError(f"Input 'in' must be non-negative! Negative input value found: "
+                                       f"{negative.flat[0]} [Op:DenseBincount]")
         encoded = ops.one_hot(inputs, self.num_tokens, dtype=dtypes.float32)
         if count_weights is not None:
             encoded = encoded * ops.expand_dims(ops.cast(count_weights, dtypes.float32), -1)
