@@ -10,7 +10,8 @@ objects around it, each module named for what a TensorFlow user calls:
 * ``control_flow``: ``tf.while_loop``;
 * ``module``: ``tf.Module``, which finds the variables an object holds;
 * ``init_ops``: TensorFlow's ``tf.*_initializer`` classes;
-* ``printing``: ``tf.print``, formatted as TensorFlow prints.
+* ``printing``: ``tf.print``, formatted as TensorFlow prints;
+* ``image``: ``tf.image``, resizing, cropping, flipping and colour ops on NHWC images.
 
 >>> import minitape as tf
 >>> tf.math.log1p is tf.ops.log1p

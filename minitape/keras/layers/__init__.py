@@ -19,7 +19,15 @@
 * ``recurrent_cells``: ``SimpleRNNCell``, ``GRUCell``, ``LSTMCell`` (one time step);
 * ``recurrent``: ``RNN`` (a cell looped over the time steps);
 * ``rnn_layers``: ``SimpleRNN``, ``GRU``, ``LSTM``;
-* ``wrappers``: ``Bidirectional``, ``TimeDistributed``.
+* ``wrappers``: ``Bidirectional``, ``TimeDistributed``;
+* ``merging`` also has ``Concatenate``, ``Multiply``, ``Average``, ``Maximum``, ``Minimum``, ``Subtract``, ``Dot``
+  and the function forms (``add``, ``concatenate``...); ``reshaping``: ``Reshape``, ``Permute``, ``RepeatVector``;
+* ``preprocessing``: ``Rescaling``, ``Normalization``, ``CategoryEncoding``, ``Discretization``;
+* ``image_preprocessing``: ``Resizing``, ``CenterCrop``, ``RandomFlip``, ``RandomRotation``, ``RandomZoom``,
+  ``RandomTranslation``, ``RandomContrast``, ``RandomBrightness``, ``RandomCrop``;
+* ``regularization``: ``GaussianNoise``, ``GaussianDropout``, ``AlphaDropout``, ``SpatialDropout1D``/``2D``,
+  ``ActivityRegularization``, ``Identity``; ``reshaping1d``: ``Cropping1D``, ``ZeroPadding1D``, ``UpSampling1D``,
+  ``Cropping2D``.
 
 Both spellings of the import work, as with Keras:
 
@@ -58,3 +66,29 @@ __all__ += ["Attention", "AveragePooling1D", "AvgPool1D", "Conv1D", "Conv2DTrans
             "MultiHeadAttention", "PReLU", "Softmax", "UpSampling2D", "ZeroPadding2D"]
 __all__ += ["Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell",
             "TimeDistributed"]
+from minitape.keras.layers.merging import (Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average,
+                                           concatenate, dot, maximum, minimum, multiply, subtract)
+from minitape.keras.layers.reshaping import Permute, RepeatVector, Reshape
+
+__all__ += ["Average", "Concatenate", "Dot", "Maximum", "Minimum", "Multiply", "Permute", "RepeatVector", "Reshape",
+            "Subtract", "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract"]
+from minitape.keras.layers.preprocessing import CategoryEncoding, Discretization, Normalization, Rescaling
+from minitape.keras.layers.image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomCrop,
+                                                       RandomFlip, RandomRotation, RandomTranslation, RandomZoom,
+                                                       Resizing)
+
+__all__ += ["CategoryEncoding", "CenterCrop", "Discretization", "Normalization", "RandomBrightness", "RandomContrast",
+            "RandomCrop", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom", "Rescaling", "Resizing"]
+from minitape.keras.layers.regularization import (ActivityRegularization, AlphaDropout, GaussianDropout,
+                                                  GaussianNoise, Identity, SpatialDropout1D, SpatialDropout2D)
+from minitape.keras.layers.reshaping1d import Cropping1D, Cropping2D, UpSampling1D, ZeroPadding1D
+
+__all__ += ["ActivityRegularization", "AlphaDropout", "Cropping1D", "Cropping2D", "GaussianDropout", "GaussianNoise",
+            "Identity", "SpatialDropout1D", "SpatialDropout2D", "UpSampling1D", "ZeroPadding1D"]
+from minitape.keras.layers.separable import DepthwiseConv2D, SeparableConv2D
+
+__all__ += ["DepthwiseConv2D", "SeparableConv2D"]
+from minitape.keras.layers.convolutional3d import (Conv3D, GlobalAveragePooling3D, GlobalAvgPool3D, GlobalMaxPool3D,
+                                                   GlobalMaxPooling3D)
+
+__all__ += ["Conv3D", "GlobalAveragePooling3D", "GlobalAvgPool3D", "GlobalMaxPool3D", "GlobalMaxPooling3D"]
