@@ -54,7 +54,8 @@ def sequential_config(model: Any) -> dict[str, Any]:
     >>> import minitape as tf
     >>> from minitape.keras.model_config import sequential_config
     >>> model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(1)], name="s")
-    >>> [layer["class_name"] for layer in sequential_config(model)["layers"]], sequential_config(model)["build_input_shape"]
+    >>> config = sequential_config(model)
+    >>> [layer["class_name"] for layer in config["layers"]], config["build_input_shape"]
     (['InputLayer', 'Dense'], [None, 3])
     """
     return {"name": model.name, "trainable": model.trainable, "dtype": "float32",
@@ -158,9 +159,8 @@ def functional_from_config(cls: type, config: dict[str, Any], custom_objects: di
             return made[(spec[0], spec[1])][spec[2]]
         return [ends(item) for item in spec]
 
-    from minitape.keras.models import Functional, Model
-    target = Functional if cls in (Model, Functional) else cls
-    return target(ends(config["input_layers"]), ends(config["output_layers"]), name=config.get("name"))
+    # `Model(inputs, outputs)` makes a Functional.
+    return cls(ends(config["input_layers"]), ends(config["output_layers"]), name=config.get("name"))
 
 
 def _is_tensor(value: Any) -> bool:
@@ -192,3 +192,16 @@ def _resolve(value: Any, made: dict) -> Any:
     if isinstance(value, dict) and "class_name" not in value:
         return {key: _resolve(item, made) for key, item in value.items()}
     return serialization.deserialize_keras_object(value)
+
+
+def _functional_or_none(cls: type, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
+    """A subclassed model's config is not a graph: it is made by its own constructor instead."""
+    return functional_from_config(cls, config, custom_objects) if {"layers", "input_layers"} <= set(config) else None
+
+
+serialization.FALLBACKS.update({
+    "InputLayer": (input_layer_config, lambda cls, config, custom_objects: input_layer_from_config(config)),
+    "Sequential": (sequential_config, sequential_from_config),
+    "Functional": (functional_config, _functional_or_none),
+    "Model": (serialization.constructor_config, _functional_or_none),
+})

@@ -20,175 +20,20 @@ TF 2.21 loads here, and TF loads minitape's.
 from __future__ import annotations
 
 import datetime
-import inspect
 import json
 import os
 import tempfile
 import zipfile
 from typing import Any
 
-from minitape.keras import model_config, serialization, weights_file
-from minitape.keras.keras_tensor import KerasTensor
-from minitape.keras.layers import InputLayer, Layer
-from minitape.keras.serialization import (CustomObjectScope, custom_object_scope, deserialize_keras_object,
-                                          get_custom_objects, get_registered_name, get_registered_object,
-                                          register_keras_serializable, serialize_keras_object)
+from minitape.keras import model_config, serialization, weights_file  # noqa: F401 (model_config: its fallbacks)
+from minitape.keras.layers import Layer
+from minitape.keras.registration import (CustomObjectScope, custom_object_scope, get_custom_objects,
+                                         get_registered_name, get_registered_object, register_keras_serializable)
+from minitape.keras.serialization import deserialize_keras_object, serialize_keras_object
 
 KERAS_VERSION = "3.15.1"           # the Keras whose format this is (TF 2.21's)
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
-
-
-# -- what a config holds -------------------------------------------------------------------------------------------
-
-def config_of(obj: Any) -> dict[str, Any]:
-    """``obj.get_config()``, or the fallbacks of ``model_config`` and ``serialization.constructor_config`` for
-    classes that do not have one yet.
-
-    >>> import minitape as tf
-    >>> from minitape.keras.saving import config_of
-    >>> config_of(tf.keras.optimizers.SGD(0.5))["learning_rate"]
-    0.5
-    """
-    if callable(getattr(obj, "get_config", None)):
-        return obj.get_config()
-    kind = type(obj).__name__
-    if isinstance(obj, InputLayer):
-        return model_config.input_layer_config(obj)
-    if _is_model(obj, "Sequential"):
-        return model_config.sequential_config(obj)
-    if kind == "Functional":
-        return model_config.functional_config(obj)
-    return serialization.constructor_config(obj)
-
-
-def _is_model(obj_or_cls: Any, name: str) -> bool:
-    cls = obj_or_cls if inspect.isclass(obj_or_cls) else type(obj_or_cls)
-    return any(c.__name__ == name and c.__module__ == "minitape.keras.models" for c in cls.__mro__)
-
-
-def build_and_compile_config(obj: Any) -> dict[str, Any]:
-    """Keras' ``build_config`` (the input shape a layer was built for) and ``compile_config`` of ``obj``.
-
-    >>> import minitape as tf
-    >>> from minitape.keras.saving import build_and_compile_config
-    >>> layer = tf.keras.layers.Dense(1); _ = layer(tf.ones((4, 3)))
-    >>> build_and_compile_config(layer)
-    {'build_config': {'input_shape': [None, 3]}}
-    """
-    found: dict[str, Any] = {}
-    if isinstance(obj, Layer) and not isinstance(obj, InputLayer) and obj.built:
-        found["build_config"] = {"input_shape": _build_shape(obj)}
-    if getattr(obj, "compiled", False) and getattr(obj, "optimizer", None) is not None:
-        found["compile_config"] = compile_config(obj)
-    return found
-
-
-def _build_shape(layer: Layer) -> Any:
-    if type(layer).__name__ == "Functional":
-        return None
-    if _is_model(layer, "Sequential"):
-        return model_config.input_shape(layer)
-    shape = getattr(layer, "_build_input_shape", None)
-    if shape is None:
-        return None
-    if shape and all(isinstance(s, tuple | list) for s in shape):            # several inputs
-        return [[None, *s[1:]] for s in shape]
-    return [None, *shape[1:]] if shape else []
-
-
-def compile_config(model: Any) -> dict[str, Any]:
-    """What ``compile`` was given, as Keras 3 writes it: the optimiser's config, the loss and the metrics."""
-    given = getattr(model, "_compile_config", {})
-    loss = given.get("loss", model.loss)
-    return {"optimizer": serialization.serialize_keras_object(model.optimizer),
-            "loss": serialization.serialize_keras_object(loss), "loss_weights": None,
-            "metrics": serialization.serialize_keras_object(given.get("metrics", model._metric_ids or None)),
-            "weighted_metrics": None, "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
-
-
-# -- making an object from its config ------------------------------------------------------------------------------
-
-def revive(cls: type, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
-    """An instance of ``cls`` from a full config (``config``, ``build_config``, ``compile_config``): made by
-    ``cls.from_config`` or a fallback, then built, then compiled, as Keras 3's deserialization does."""
-    inner = config["config"] if config["config"] is not None else {}
-    if inspect.isfunction(cls):
-        return cls
-    if issubclass(cls, InputLayer):
-        obj = model_config.input_layer_from_config(inner)
-    elif _is_model(cls, "Sequential") and not _own_from_config(cls):
-        obj = model_config.sequential_from_config(cls, inner, custom_objects)
-    elif (_is_model(cls, "Model") and not _own_from_config(cls)
-          and {"layers", "input_layers", "output_layers"} <= set(inner)):
-        obj = model_config.functional_from_config(cls, inner, custom_objects)
-    else:
-        obj = _construct(cls, _understood(cls, inner, custom_objects), config)
-    if isinstance(obj, Layer) and not obj.built and config.get("build_config"):
-        build_from_config(obj, config["build_config"])
-    if config.get("compile_config"):
-        compile_from_config(obj, config["compile_config"])
-    return obj
-
-
-def _own_from_config(cls: type) -> bool:
-    return callable(getattr(cls, "from_config", None))
-
-
-def _understood(cls: type, inner: dict[str, Any], custom_objects: dict | None) -> dict[str, Any]:
-    """For minitape's own classes, Keras 3's config as their constructors take it: nested objects made, a dtype
-    policy read as its dtype, keys minitape has no argument for (``quantization_config``...) left out."""
-    if not cls.__module__.startswith("minitape."):
-        return inner
-    kwargs = {key: serialization.deserialize_keras_object(value, custom_objects)
-              if isinstance(value, dict) and "class_name" in value and key != "dtype" else value
-              for key, value in inner.items()}
-    if isinstance(kwargs.get("dtype"), dict):                  # Keras' DTypePolicy: its name is the dtype
-        kwargs["dtype"] = kwargs["dtype"]["config"]["name"]
-    accepted = set()
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is not None:
-            parameters = inspect.signature(init).parameters
-            accepted |= set(parameters)
-            if not any(p.kind == p.VAR_KEYWORD for p in parameters.values()):
-                break
-    return {key: value for key, value in kwargs.items() if key in accepted}
-
-
-def _construct(cls: type, inner: dict[str, Any], config: dict[str, Any]) -> Any:
-    """``cls.from_config(inner)``, or ``cls(**inner)`` for a class without one, with Keras' error if it fails."""
-    try:
-        return cls.from_config(inner) if _own_from_config(cls) else cls(**inner)
-    except TypeError as exc:
-        raise TypeError(f"{cls} could not be deserialized properly. Please ensure that components that are Python "
-                        f"object instances (layers, models, etc.) returned by `get_config()` are explicitly "
-                        f"deserialized in the model's `from_config()` method.\n\nconfig={config}.\n\n"
-                        f"Exception encountered: {exc}") from exc
-
-
-def build_from_config(layer: Layer, build_config: dict[str, Any]) -> None:
-    """Build ``layer`` for ``build_config["input_shape"]``: a Sequential model by ``build``, any other layer by a
-    call on stand-in inputs of that shape (see ``keras_tensor``), whose losses are then forgotten."""
-    shape = build_config.get("input_shape")
-    if shape is None:
-        return
-    if _is_model(layer, "Sequential"):
-        layer.build(shape)
-        return
-    several = bool(shape) and all(isinstance(s, list | tuple) for s in shape)
-    inputs = [KerasTensor(s).stand_in() for s in shape] if several else KerasTensor(shape).stand_in()
-    layer(inputs)
-    layer._clear_losses()
-
-
-def compile_from_config(model: Any, config: dict[str, Any]) -> None:
-    """``model.compile`` with what ``compile_config`` wrote, and the optimiser's variables made (so that its
-    saved state can be assigned to them)."""
-    optimizer = serialization.deserialize_keras_object(config.get("optimizer") or "rmsprop")
-    model.compile(optimizer=optimizer, loss=serialization.deserialize_keras_object(config.get("loss")),
-                  metrics=serialization.deserialize_keras_object(config.get("metrics")))
-    if model.built:
-        model.optimizer.build(model.trainable_variables)
 
 
 # -- the archive ---------------------------------------------------------------------------------------------------
@@ -254,7 +99,6 @@ def load_model(filepath: str | os.PathLike, custom_objects: dict | None = None, 
     return model
 
 
-__all__ = ["build_and_compile_config", "build_from_config", "compile_config", "compile_from_config", "config_of",
-           "load_model", "revive", "save_model", "CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
-           "get_custom_objects", "get_registered_name", "get_registered_object", "register_keras_serializable",
+__all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
+           "get_registered_name", "get_registered_object", "load_model", "register_keras_serializable", "save_model",
            "serialize_keras_object"]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -32,107 +31,22 @@ import numpy as np
 
 from minitape.keras import activations
 from minitape.keras.keras_tensor import KerasTensor
+from minitape.keras.layers import InputLayer, Layer
+from minitape.keras.registration import (_GLOBAL_CUSTOM_NAMES, CustomObjectScope, get_registered_name,
+                                         get_registered_object)
 
-_GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
-_GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
 _PLAIN = (str, int, float, bool)
 # minitape's Keras packages under their Keras 3 public names, for the ``module`` of a config.
 _PUBLIC = {"layers": "keras.layers", "optimizers": "keras.optimizers", "initializers": "keras.initializers",
            "losses": "keras.losses", "metrics": "keras.metrics", "metric": "keras.metrics",
            "confusion_metrics": "keras.metrics", "regularizers": "keras.regularizers",
            "constraints": "keras.constraints", "activations": "keras.activations", "models": "keras"}
+# FALLBACK until Sequential, Functional and InputLayer have get_config/from_config (``model_config`` fills it):
+# a class's name -> (its config, its object from a config, or None for a config that fallback does not read).
+FALLBACKS: dict[str, tuple[Callable, Callable]] = {}
 _NAMESPACES = ("layers", "optimizers", "optimizers.schedules", "initializers", "losses", "metrics", "regularizers",
                "constraints", "activations", "models")
 
-
-class _Scope(threading.local):
-    stack: list[dict[str, Any]] = []
-
-
-_scope = _Scope()
-
-
-class CustomObjectScope:
-    """``with keras.saving.custom_object_scope({"Name": cls}):``: names loading may resolve inside the block.
-
-    >>> import minitape as tf
-    >>> with tf.keras.saving.custom_object_scope({"my_fn": len}):
-    ...     tf.keras.saving.get_registered_object("my_fn") is len
-    True
-    """
-
-    def __init__(self, custom_objects: dict[str, Any] | None = None) -> None:
-        self.custom_objects = dict(custom_objects or {})
-
-    def __enter__(self) -> CustomObjectScope:
-        _scope.stack = [*_scope.stack, self.custom_objects]
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        _scope.stack = _scope.stack[:-1]
-
-
-custom_object_scope = CustomObjectScope
-
-
-def register_keras_serializable(package: str = "Custom", name: str | None = None) -> Callable[[Any], Any]:
-    """A decorator registering a class (or function) under ``"package>name"`` (``name``: the class's own by
-    default), so that ``load_model`` finds it again.  A class must have ``get_config``, as Keras requires.
-
-    >>> import minitape as tf
-    >>> @tf.keras.saving.register_keras_serializable("demo", name="scale_fn")
-    ... def scale(x):
-    ...     return 2 * x
-    >>> tf.keras.saving.get_registered_name(scale), tf.keras.saving.get_registered_object("demo>scale_fn") is scale
-    ('demo>scale_fn', True)
-    """
-
-    def decorator(arg: Any) -> Any:
-        registered = f"{package}>{name if name is not None else arg.__name__}"
-        if inspect.isclass(arg) and not hasattr(arg, "get_config"):
-            raise ValueError("Cannot register a class that does not have a get_config() method.")
-        _GLOBAL_CUSTOM_OBJECTS[registered] = arg
-        _GLOBAL_CUSTOM_NAMES[arg] = registered
-        return arg
-
-    return decorator
-
-
-def get_registered_name(obj: Any) -> str:
-    """The name ``obj`` (a class or function) is registered under, or its own ``__name__``.
-
-    >>> import minitape as tf
-    >>> tf.keras.saving.get_registered_name(tf.keras.layers.Dense)
-    'Dense'
-    """
-    return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
-
-
-def get_registered_object(name: str, custom_objects: dict | None = None, module_objects: dict | None = None) -> Any:
-    """What ``name`` means: in an open ``custom_object_scope``, then registered, then in ``custom_objects``, then in
-    ``module_objects``; None if nowhere.
-
-    >>> import minitape as tf
-    >>> tf.keras.saving.get_registered_object("Nope") is None
-    True
-    """
-    for scope in reversed(_scope.stack):
-        if name in scope:
-            return scope[name]
-    for table in (_GLOBAL_CUSTOM_OBJECTS, custom_objects or {}, module_objects or {}):
-        if name in table:
-            return table[name]
-    return None
-
-
-def get_custom_objects() -> dict[str, Any]:
-    """The global registry itself (``"package>Name"`` to class), which you may also fill by hand.
-
-    >>> import minitape as tf
-    >>> isinstance(tf.keras.saving.get_custom_objects(), dict)
-    True
-    """
-    return _GLOBAL_CUSTOM_OBJECTS
 
 
 # -- objects to configs --------------------------------------------------------------------------------------------
@@ -179,7 +93,6 @@ def _function_name(fn: Callable) -> Any:
 
 
 def _object_config(obj: Any) -> dict[str, Any]:
-    from minitape.keras import saving          # the models' own configs live there; it imports this module
     cls = type(obj)
     parts = cls.__module__.split(".")
     builtin = parts[:2] == ["minitape", "keras"] and cls not in _GLOBAL_CUSTOM_NAMES
@@ -188,8 +101,8 @@ def _object_config(obj: Any) -> dict[str, Any]:
     if cls.__name__ == "Functional":
         module, registered = "keras.src.models.functional", "Functional"
     config = {"module": None if module == "__main__" else module, "class_name": cls.__name__,
-              "config": serialize_keras_object(saving.config_of(obj)), "registered_name": registered}
-    return config | saving.build_and_compile_config(obj)
+              "config": serialize_keras_object(config_of(obj)), "registered_name": registered}
+    return config | build_and_compile_config(obj)
 
 
 def constructor_config(obj: Any) -> dict[str, Any]:
@@ -218,6 +131,144 @@ def constructor_config(obj: Any) -> dict[str, Any]:
                 f"`__init__()`, and therefore the object must override `get_config()` in order to be "
                 f"serializable. Please implement `get_config()`.")
     return config
+
+
+# -- what a config holds besides the object's own ----------------------------------------------------------------
+
+def config_of(obj: Any) -> dict[str, Any]:
+    """``obj.get_config()``, or a fallback for classes that do not have one yet: ``FALLBACKS`` (the models' and
+    ``InputLayer``'s, from ``model_config``), else ``constructor_config``.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.serialization import config_of
+    >>> config_of(tf.keras.optimizers.SGD(0.5))["learning_rate"]
+    0.5
+    """
+    if callable(getattr(obj, "get_config", None)):
+        return obj.get_config()
+    fallback = _fallback(type(obj))
+    return constructor_config(obj) if fallback is None else fallback[0](obj)
+
+
+def _fallback(cls: type) -> tuple[Callable, Callable] | None:
+    return next((FALLBACKS[k.__name__] for k in cls.__mro__
+                 if k.__module__.startswith("minitape.keras") and k.__name__ in FALLBACKS), None)
+
+
+def build_and_compile_config(obj: Any) -> dict[str, Any]:
+    """Keras' ``build_config`` (the input shape a layer was built for) and ``compile_config`` of ``obj``.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.serialization import build_and_compile_config
+    >>> layer = tf.keras.layers.Dense(1); _ = layer(tf.ones((4, 3)))
+    >>> build_and_compile_config(layer)
+    {'build_config': {'input_shape': [None, 3]}}
+    """
+    found: dict[str, Any] = {}
+    if isinstance(obj, Layer) and not isinstance(obj, InputLayer) and obj.built:
+        found["build_config"] = {"input_shape": _build_shape(obj)}
+    if getattr(obj, "compiled", False) and getattr(obj, "optimizer", None) is not None:
+        found["compile_config"] = compile_config(obj)
+    return found
+
+
+def _build_shape(layer: Layer) -> Any:
+    shape = getattr(layer, "_build_input_shape", None)
+    if shape is None or type(layer).__name__ == "Functional":
+        return None
+    if shape and all(isinstance(s, tuple | list) for s in shape):            # several inputs
+        return [[None, *s[1:]] for s in shape]
+    return [None, *shape[1:]] if shape else []
+
+
+def compile_config(model: Any) -> dict[str, Any]:
+    """What ``compile`` was given, as Keras 3 writes it: the optimiser's config, the loss and the metrics."""
+    given = getattr(model, "_compile_config", {})
+    loss = given.get("loss", model.loss)
+    return {"optimizer": serialize_keras_object(model.optimizer),
+            "loss": serialize_keras_object(loss), "loss_weights": None,
+            "metrics": serialize_keras_object(given.get("metrics", model._metric_ids or None)),
+            "weighted_metrics": None, "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
+
+
+# -- making an object from its config ------------------------------------------------------------------------------
+
+def revive(cls: type, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
+    """An instance of ``cls`` from a full config (``config``, ``build_config``, ``compile_config``): made by
+    ``cls.from_config`` or a fallback (``FALLBACKS``), then built, then compiled, as Keras 3's deserialization does."""
+    inner = config["config"] if config["config"] is not None else {}
+    if inspect.isfunction(cls):
+        return cls
+    fallback = None if _own_from_config(cls) else _fallback(cls)
+    obj = None if fallback is None else fallback[1](cls, inner, custom_objects)
+    if obj is None:
+        obj = _construct(cls, _understood(cls, inner, custom_objects), config)
+    if isinstance(obj, Layer) and not obj.built and config.get("build_config"):
+        build_from_config(obj, config["build_config"])
+    if config.get("compile_config"):
+        compile_from_config(obj, config["compile_config"])
+    return obj
+
+
+def _own_from_config(cls: type) -> bool:
+    return callable(getattr(cls, "from_config", None))
+
+
+def _understood(cls: type, inner: dict[str, Any], custom_objects: dict | None) -> dict[str, Any]:
+    """For minitape's own classes, Keras 3's config as their constructors take it: nested objects made, a dtype
+    policy read as its dtype, keys minitape has no argument for (``quantization_config``...) left out."""
+    if not cls.__module__.startswith("minitape."):
+        return inner
+    kwargs = {key: deserialize_keras_object(value, custom_objects)
+              if isinstance(value, dict) and "class_name" in value and key != "dtype" else value
+              for key, value in inner.items()}
+    if isinstance(kwargs.get("dtype"), dict):                  # Keras' DTypePolicy: its name is the dtype
+        kwargs["dtype"] = kwargs["dtype"]["config"]["name"]
+    accepted = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is not None:
+            parameters = inspect.signature(init).parameters
+            accepted |= set(parameters)
+            if not any(p.kind == p.VAR_KEYWORD for p in parameters.values()):
+                break
+    return {key: value for key, value in kwargs.items() if key in accepted}
+
+
+def _construct(cls: type, inner: dict[str, Any], config: dict[str, Any]) -> Any:
+    """``cls.from_config(inner)``, or ``cls(**inner)`` for a class without one, with Keras' error if it fails."""
+    try:
+        return cls.from_config(inner) if _own_from_config(cls) else cls(**inner)
+    except TypeError as exc:
+        raise TypeError(f"{cls} could not be deserialized properly. Please ensure that components that are Python "
+                        f"object instances (layers, models, etc.) returned by `get_config()` are explicitly "
+                        f"deserialized in the model's `from_config()` method.\n\nconfig={config}.\n\n"
+                        f"Exception encountered: {exc}") from exc
+
+
+def build_from_config(layer: Layer, build_config: dict[str, Any]) -> None:
+    """Build ``layer`` for ``build_config["input_shape"]``: a Sequential model by ``build``, any other layer by a
+    call on stand-in inputs of that shape (see ``keras_tensor``), whose losses are then forgotten."""
+    shape = build_config.get("input_shape")
+    if shape is None:
+        return
+    if any(k.__name__ == "Sequential" for k in type(layer).__mro__):
+        layer.build(shape)
+        return
+    several = bool(shape) and all(isinstance(s, list | tuple) for s in shape)
+    inputs = [KerasTensor(s).stand_in() for s in shape] if several else KerasTensor(shape).stand_in()
+    layer(inputs)
+    layer._clear_losses()
+
+
+def compile_from_config(model: Any, config: dict[str, Any]) -> None:
+    """``model.compile`` with what ``compile_config`` wrote, and the optimiser's variables made (so that its
+    saved state can be assigned to them)."""
+    optimizer = deserialize_keras_object(config.get("optimizer") or "rmsprop")
+    model.compile(optimizer=optimizer, loss=deserialize_keras_object(config.get("loss")),
+                  metrics=deserialize_keras_object(config.get("metrics")))
+    if model.built:
+        model.optimizer.build(model.trainable_variables)
 
 
 # -- configs to objects --------------------------------------------------------------------------------------------
@@ -258,9 +309,8 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
                           custom_objects, kind="function")
     cls = find_class(config["class_name"], config.get("registered_name") or config["class_name"],
                      config.get("module"), config, custom_objects)
-    from minitape.keras import saving
     with CustomObjectScope(custom_objects):
-        return saving.revive(cls, config, custom_objects)
+        return revive(cls, config, custom_objects)
 
 
 def find_class(name: str, registered_name: str, module: str | None, full_config: dict,
@@ -291,6 +341,6 @@ def find_class(name: str, registered_name: str, module: str | None, full_config:
                     f"config: {full_config}")
 
 
-__all__ = ["CustomObjectScope", "constructor_config", "custom_object_scope", "deserialize_keras_object",
-           "find_class", "get_custom_objects", "get_registered_name", "get_registered_object",
-           "register_keras_serializable", "serialize_keras_object"]
+__all__ = ["FALLBACKS", "build_and_compile_config", "build_from_config", "compile_config", "compile_from_config",
+           "config_of", "constructor_config", "deserialize_keras_object", "find_class", "revive",
+           "serialize_keras_object"]
