@@ -5,6 +5,8 @@ Keras models, layers and optimisers (anything with ``variables``), lists and dic
 Each variable is saved under a path that says where it was found, ``model/variables/0``: the
 keyword, then the position among the object's ``variables``.  So a checkpoint restores into
 objects of the same program made again, as TF's does (TF matches its object graph instead).
+Values for variables not made yet (an optimiser's slots before its first step) are kept and
+assigned when the optimiser makes them, as TF defers them.
 
 Files: ``save("dir/ckpt")`` writes ``dir/ckpt-1.index`` and ``dir/ckpt-1.data-00000-of-00001``,
 named as TF names them, and the ``dir/checkpoint`` file ``latest_checkpoint`` reads.  Their
@@ -61,6 +63,50 @@ def _variables(obj: Any, path: str) -> Iterator[tuple[str, Variable]]:
     else:
         for i, variable in enumerate(obj.variables):
             yield f"{path}/variables/{i}", variable
+
+
+def _holders(obj: Any, path: str) -> Iterator[tuple[str, Any]]:
+    """Each object under ``obj`` that keeps a list of ``variables`` (a module, model or optimiser), with its path."""
+    if isinstance(obj, Checkpoint | list | tuple | dict):
+        items = sorted(obj._objects.items()) if isinstance(obj, Checkpoint) else (
+            obj.items() if isinstance(obj, dict) else enumerate(obj))
+        for name, child in items:
+            yield from _holders(child, f"{path}/{name}" if path else str(name))
+    elif not isinstance(obj, Variable) and hasattr(type(obj), "variables"):
+        yield path, obj
+
+
+def _defer(holder: Any, path: str, saved: dict[str, np.ndarray]) -> None:
+    """Keep the values saved for variables ``holder`` has not made yet (an optimiser's slots before its first
+    step), for ``restore_deferred`` to assign once it has them, as TF's deferred restoration does."""
+    prefix = f"{path}/variables/"
+    later = {int(key[len(prefix):]): value for key, value in saved.items()
+             if key.startswith(prefix) and int(key[len(prefix):]) >= len(holder.variables)}
+    if later and hasattr(holder, "build"):
+        holder.__dict__["_deferred_restore"] = later
+
+
+def restore_deferred(holder: Any) -> None:
+    """Assign the values a checkpoint restored before ``holder`` had the variables for them (see ``_defer``);
+    a Keras optimiser calls this when it builds its slots.
+
+    >>> import minitape as tf, tempfile
+    >>> model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    >>> adam = tf.keras.optimizers.Adam()
+    >>> adam.build(model.trainable_variables); _ = adam.variables[2].assign([[1.0], [2.0]])
+    >>> path = tf.train.Checkpoint(optimizer=adam).write(f"{tempfile.mkdtemp()}/c")
+    >>> fresh = tf.keras.optimizers.Adam()
+    >>> _ = tf.train.Checkpoint(optimizer=fresh).restore(path)      # no slots yet: kept for later
+    >>> fresh.build(model.trainable_variables)
+    >>> fresh.variables[2].numpy().ravel()
+    array([1., 2.], dtype=float32)
+    """
+    pending = holder.__dict__.pop("_deferred_restore", None) or {}
+    for i, variable in enumerate(holder.variables):
+        if i in pending:
+            variable.assign(pending.pop(i).astype(variable.dtype.as_numpy_dtype))
+    if pending:
+        holder.__dict__["_deferred_restore"] = pending
 
 
 class CheckpointLoadStatus:
@@ -184,6 +230,8 @@ class Checkpoint:
                 raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting to restore "
                                  f"variable with shape {tuple(variable.shape)} and name {variable.name}:0.")
             variable.assign(value.astype(variable.dtype.as_numpy_dtype))
+        for path, holder in _holders(self, ""):
+            _defer(holder, path, saved)
         return CheckpointLoadStatus(sorted(saved), unmatched, save_path)
 
     def restore(self, save_path: str | os.PathLike | None) -> CheckpointLoadStatus:
@@ -306,4 +354,5 @@ def list_variables(ckpt_dir_or_file: str | os.PathLike) -> list[tuple[str, list[
     return sorted((name, spec["shape"]) for name, spec in index.items())
 
 
-__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "latest_checkpoint", "list_variables"]
+__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "latest_checkpoint", "list_variables",
+           "restore_deferred"]
