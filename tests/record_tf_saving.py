@@ -31,9 +31,14 @@ X = (np.arange(24, dtype="float32").reshape(8, 3) - 12.0) / 10.0
 Y = (X @ np.array([[1.0], [-2.0], [0.5]], dtype="float32")) + 0.25
 
 
+_RESIDUAL: dict[str, type] = {}
+
+
 def residual_class(keras: Any) -> type:
-    """The same subclassed model in TF and in minitape (``keras`` is either); its ``get_config`` names its one
-    argument, as Keras 3 requires of a model with its own ``__init__``."""
+    """The same subclassed model in TF and in minitape (``keras`` is either), made and registered once; its
+    ``get_config`` names its one argument, as Keras 3 requires of a model with its own ``__init__``."""
+    if keras.__name__ in _RESIDUAL:
+        return _RESIDUAL[keras.__name__]
 
     @keras.saving.register_keras_serializable(package="minitape_tests")
     class Residual(keras.Model):
@@ -49,6 +54,7 @@ def residual_class(keras: Any) -> type:
         def get_config(self) -> dict[str, Any]:
             return {"name": self.name, "units": self.units}
 
+    _RESIDUAL[keras.__name__] = Residual
     return Residual
 
 

@@ -95,8 +95,10 @@ def test_files_written_by_tf_load_and_predict_as_tf(name):
 def test_tf_written_model_trains_on_as_tf_did():
     model = tf.keras.models.load_model(FILES / "sequential.keras")
     assert (type(model.optimizer).__name__, model.compiled) == ("Adam", True)
+    assert float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.05)
     history = model.fit(X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0).history
-    np.testing.assert_allclose(history["loss"], TF["continued"]["history"]["loss"], rtol=1e-5)
+    for key in ("loss", "mse"):                 # the compiled metric comes back too
+        np.testing.assert_allclose(history[key], TF["continued"]["history"][key], rtol=1e-5)
     for u, v in zip(model.get_weights(), TF["continued"]["weights"]):
         np.testing.assert_allclose(u, v, rtol=1e-5, atol=1e-6)
 
@@ -163,6 +165,11 @@ def test_wrong_structure_is_refused(tmp_path):
         archive.writestr("model.weights.h5", weights)
     with pytest.raises(ValueError, match="shape"):
         tf.keras.models.load_model(tmp_path / "other.keras")
+
+
+def test_keras_utils_and_saving_share_the_registry():
+    assert tf.keras.utils.register_keras_serializable is tf.keras.saving.register_keras_serializable
+    assert tf.keras.saving.get_registered_object("minitape_tests>Residual") is Residual
 
 
 def test_serialize_round_trips_registered_functions_and_objects():

@@ -31,6 +31,7 @@ from minitape.keras.layers import Layer
 from minitape.keras.registration import (CustomObjectScope, custom_object_scope, get_custom_objects,
                                          get_registered_name, get_registered_object, register_keras_serializable)
 from minitape.keras.serialization import deserialize_keras_object, serialize_keras_object
+from minitape.keras.weights_file import load_weights, save_weights
 
 KERAS_VERSION = "3.15.1"           # the Keras whose format this is (TF 2.21's)
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
@@ -100,5 +101,5 @@ def load_model(filepath: str | os.PathLike, custom_objects: dict | None = None, 
 
 
 __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
-           "get_registered_name", "get_registered_object", "load_model", "register_keras_serializable", "save_model",
-           "serialize_keras_object"]
+           "get_registered_name", "get_registered_object", "load_model", "load_weights", "register_keras_serializable",
+           "save_model", "save_weights", "serialize_keras_object"]
