@@ -105,6 +105,10 @@ def test_errors_have_tf_types(tmp_path):
         tf.train.Checkpoint(v=tf.Variable([1.0, 2.0, 3.0])).restore(path)
     with pytest.raises(ValueError, match="`Checkpoint` was expecting m to be a trackable object"):
         tf.train.Checkpoint(m=3)
+    for suffix in (".index", ".data-00000-of-00001"):            # TF's own binary format: not read, and said so
+        (tmp_path / f"tf-1{suffix}").write_bytes(b"\x00\x01binary")
+    with pytest.raises(tf.errors.DataLossError, match="its .index file is not minitape's"):
+        tf.train.Checkpoint(v=tf.Variable([1.0, 2.0])).restore(tmp_path / "tf-1")
 
 
 def test_manager_keeps_the_last_few_and_finds_them_again(tmp_path):

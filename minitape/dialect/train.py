@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core.errors import NotFoundError
+from minitape.core.errors import DataLossError, NotFoundError
 from minitape.core.tensor import Variable
 
 _DATA, _INDEX, _STATE = ".data-00000-of-00001", ".index", "checkpoint"
@@ -218,8 +218,7 @@ class Checkpoint:
                                 f"TensorSliceReader constructor: Failed to find any matching files for {save_path}\n"
                                 f"Please double-check that the path is correct. You may be missing the checkpoint "
                                 f"suffix (e.g. the '-1' in 'path/to/ckpt-1').")
-        with np.load(save_path + _DATA) as stored:
-            saved = {path: stored[path] for path in stored.files}
+        saved = _read_values(save_path)
         unmatched = []
         for path, variable in _variables(self, ""):
             if path not in saved:
@@ -303,6 +302,26 @@ class CheckpointManager:
         if self._init_fn is not None:
             self._init_fn()
         return None
+
+
+def _read_values(save_path: str) -> dict[str, np.ndarray]:
+    """The values a checkpoint holds, by path; a file in another format (TF's own, say) is a DataLossError."""
+    try:
+        with open(save_path + _INDEX) as f:
+            index = json.load(f)
+        with np.load(save_path + _DATA) as stored:
+            values = {path: stored[path] for path in stored.files}
+    except (ValueError, OSError, UnicodeDecodeError) as exc:
+        raise _unreadable(save_path) from exc
+    if not isinstance(index, dict) or index.get("format") != FORMAT:
+        raise _unreadable(save_path)
+    return values
+
+
+def _unreadable(save_path: str) -> DataLossError:
+    return DataLossError(f"Unable to read the checkpoint {save_path}: its .index file is not minitape's ({FORMAT!r}). "
+                         f"minitape reads the checkpoints it writes; one written by TensorFlow is in TF's own binary "
+                         f"format, which it does not read.")
 
 
 def _read_state(directory: str) -> list[str]:
