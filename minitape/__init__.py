@@ -65,6 +65,7 @@ from minitape.dialect.functions import TensorSpec, function
 from minitape.dialect.control_flow import while_loop
 from minitape.dialect.control_flow import cond, map_fn, scan, vectorized_map
 from minitape.dialect.module import Module
+from minitape.dialect import train
 from minitape.dialect.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
 )

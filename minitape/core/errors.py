@@ -107,3 +107,17 @@ class GradientShapeError(OpError):
     ...
     minitape.core.errors.GradientShapeError: total: the VJP of input 0 returned a gradient of shape () and dtype float32, but input 0 has shape (3,) and dtype float32. A gradient has its input's shape: ...
     """
+
+
+class DataLossError(OpError):
+    """A file could not be read as what it should be (TF's ``DataLossError``), as a checkpoint in another format.
+
+    >>> import minitape as tf, tempfile
+    >>> path = f"{tempfile.mkdtemp()}/ckpt-1"
+    >>> for suffix in (".index", ".data-00000-of-00001"):
+    ...     _ = open(path + suffix, "w").write("not minitape")
+    >>> tf.train.Checkpoint(v=tf.Variable(1.0)).restore(path)
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.DataLossError: Unable to read the checkpoint .../ckpt-1: its .index file is not minitape's ...
+    """

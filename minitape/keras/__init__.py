@@ -12,6 +12,7 @@ from minitape.keras import (activations, callbacks, constraints, initializers, l
                             regularizers, trainer, utils)
 from minitape.keras import ops  # noqa: E402
 from minitape.keras import backend, config, random  # noqa: E402
+from minitape.keras import saving  # noqa: E402
 from minitape.keras.layers import Input
 from minitape.keras.models import Model, Sequential
 from minitape.keras.variables import KerasVariable as Variable
@@ -19,3 +20,4 @@ from minitape.keras.variables import KerasVariable as Variable
 __all__ = ["Input", "Model", "Sequential", "Variable", "activations", "callbacks", "constraints", "initializers",
            "layers", "losses", "metrics", "optimizers", "regularizers", "trainer", "utils"]
 __all__ += ["ops", "backend", "config", "random"]
+__all__ += ["saving"]

@@ -22,7 +22,7 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
-from minitape.keras import functional, weights_file
+from minitape.keras import functional, saving, weights_file
 from minitape.keras.keras_tensor import KerasTensor
 from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.summary import print_summary
@@ -91,6 +91,19 @@ class Model(Trainer, Layer):
         """
         weights_file.load_weights(self, filepath)
 
+    def save(self, filepath: str, overwrite: bool = True, zipped: bool | None = None, **kwargs: Any) -> None:
+        """Write the model (config, weights, compiled optimiser's state) to a Keras 3 ``.keras`` file; see
+        ``keras.saving``.
+
+        >>> import minitape as tf, tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        >>> model.save(path)
+        >>> tf.keras.models.load_model(path).get_weights()[0].shape
+        (2, 1)
+        """
+        saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
     def summary(self, print_fn: Callable[[str], Any] | None = None) -> None:
         """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.
 
@@ -106,6 +119,9 @@ class Model(Trainer, Layer):
         ...
         """
         print_summary(self, print_fn)
+
+
+load_model, save_model = saving.load_model, saving.save_model      # keras.models.load_model, as Keras
 
 
 class Sequential(Model):

@@ -73,6 +73,7 @@ class Trainer:
         self._metric_ids = [] if metrics is None else list(metrics) if isinstance(metrics, list | tuple) else [metrics]
         self._metrics: list[metrics_module.Metric] | None = None      # resolved on the first batch, as Keras does
         self._loss_tracker = metrics_module.Mean(name="loss")
+        self._compile_config = {"loss": loss, "metrics": metrics}        # what `model.save` writes
         self.compiled = True
 
     @property

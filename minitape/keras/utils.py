@@ -46,3 +46,10 @@ from minitape.keras.progbar import Progbar  # noqa: E402
 __all__ = ["Progbar", "array_to_img", "clear_session", "img_to_array", "load_img", "model_to_dot", "normalize",
            "pad_sequences", "plot_model", "save_img", "set_random_seed", "timeseries_dataset_from_array",
            "to_categorical", "unpack_x_y_sample_weight"]
+from minitape.keras.registration import (  # noqa: E402
+    CustomObjectScope, custom_object_scope, get_custom_objects, get_registered_name, get_registered_object,
+    register_keras_serializable,
+)
+from minitape.keras.serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
+__all__ += ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
+            "get_registered_name", "get_registered_object", "register_keras_serializable", "serialize_keras_object"]

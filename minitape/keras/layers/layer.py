@@ -182,6 +182,7 @@ class Layer(WeightHolder):
                     shapes = [tuple(x.shape) if hasattr(x, "shape") else None for x in nest.flatten(inputs)]
                     self.build(shapes if nest.is_nested(inputs) else shapes[0])     # a list of inputs: their shapes
                     self.built = True
+                    self._build_input_shape = shapes if nest.is_nested(inputs) else shapes[0]   # Keras' build_config
                 outputs = self.call(inputs, *args, **kwargs)
         finally:
             _training.reset(outer)

@@ -34,6 +34,7 @@ import numpy as np
 from minitape import ops
 from minitape.core import dtypes
 from minitape.core.tensor import Tensor, Variable, convert_to_tensor
+from minitape.dialect import train
 from minitape.keras.naming import unique_name
 from minitape.keras.optimizers.regularizing import MovingAverage, WeightDecay
 from minitape.keras.optimizers.schedules import LearningRateSchedule, deserialize, serialize
@@ -190,6 +191,7 @@ class Optimizer(WeightDecay, MovingAverage):
                                          for name in self.slot_names}
             if self.use_ema:
                 self._averages[variable._id] = self.add_variable_from_reference(variable, "average", None)
+        train.restore_deferred(self)         # values a tf.train.Checkpoint read before these slots existed
 
     def add_variable_from_reference(self, reference_variable: Variable, name: str,
                                     initial_value: float | None = 0.0) -> KerasVariable:
