@@ -1,0 +1,94 @@
+# Source: https://github.com/fchollet/deep-learning-with-python-notebooks/blob/master/second_edition/chapter07_working-with-keras.ipynb
+#   (fchollet/deep-learning-with-python-notebooks, second_edition/chapter07_working-with-keras.ipynb), "Subclassing the
+#   Model class: Rewriting our previous example as a subclassed model"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
+#   import ...`; imports of the chapter's first cell added; the multi-input section's model and data cells first, with
+#   `num_samples = 1280` -> `128` and its `np.random` draws -> `np.random.default_rng(0)` draws; `verbose=0` added to
+#   fit/evaluate/predict (progress-bar timings); the first `model.evaluate(...)` -> `_ = model.evaluate(...)` (values
+#   depend on unseeded initial weights)
+# xfail: `keras.layers.Concatenate` does not exist
+import numpy as np
+import minitape as tf
+from minitape import keras
+from minitape.keras import layers
+# %%
+vocabulary_size = 10000
+num_tags = 100
+num_departments = 4
+
+title = keras.Input(shape=(vocabulary_size,), name="title")
+text_body = keras.Input(shape=(vocabulary_size,), name="text_body")
+tags = keras.Input(shape=(num_tags,), name="tags")
+
+features = layers.Concatenate()([title, text_body, tags])
+features = layers.Dense(64, activation="relu")(features)
+
+priority = layers.Dense(1, activation="sigmoid", name="priority")(features)
+department = layers.Dense(
+    num_departments, activation="softmax", name="department")(features)
+
+model = keras.Model(inputs=[title, text_body, tags], outputs=[priority, department])
+# %%
+import numpy as np
+
+num_samples = 128
+rng = np.random.default_rng(0)
+
+title_data = rng.integers(0, 2, size=(num_samples, vocabulary_size))
+text_body_data = rng.integers(0, 2, size=(num_samples, vocabulary_size))
+tags_data = rng.integers(0, 2, size=(num_samples, num_tags))
+
+priority_data = rng.random(size=(num_samples, 1))
+department_data = rng.integers(0, 2, size=(num_samples, num_departments))
+
+model.compile(optimizer="rmsprop",
+              loss=["mean_squared_error", "categorical_crossentropy"],
+              metrics=[["mean_absolute_error"], ["accuracy"]])
+model.fit([title_data, text_body_data, tags_data],
+          [priority_data, department_data],
+          epochs=1, verbose=0)
+_ = model.evaluate([title_data, text_body_data, tags_data],
+               [priority_data, department_data], verbose=0)
+priority_preds, department_preds = model.predict([title_data, text_body_data, tags_data], verbose=0)
+# %%
+class CustomerTicketModel(keras.Model):
+
+    def __init__(self, num_departments):
+        super().__init__()
+        self.concat_layer = layers.Concatenate()
+        self.mixing_layer = layers.Dense(64, activation="relu")
+        self.priority_scorer = layers.Dense(1, activation="sigmoid")
+        self.department_classifier = layers.Dense(
+            num_departments, activation="softmax")
+
+    def call(self, inputs):
+        title = inputs["title"]
+        text_body = inputs["text_body"]
+        tags = inputs["tags"]
+
+        features = self.concat_layer([title, text_body, tags])
+        features = self.mixing_layer(features)
+        priority = self.priority_scorer(features)
+        department = self.department_classifier(features)
+        return priority, department
+# %%
+model = CustomerTicketModel(num_departments=4)
+
+priority, department = model(
+    {"title": title_data, "text_body": text_body_data, "tags": tags_data})
+# %%
+model.compile(optimizer="rmsprop",
+              loss=["mean_squared_error", "categorical_crossentropy"],
+              metrics=[["mean_absolute_error"], ["accuracy"]])
+model.fit({"title": title_data,
+           "text_body": text_body_data,
+           "tags": tags_data},
+          [priority_data, department_data],
+          epochs=1, verbose=0)
+_ = model.evaluate({"title": title_data,
+                "text_body": text_body_data,
+                "tags": tags_data},
+               [priority_data, department_data], verbose=0)
+priority_preds, department_preds = model.predict({"title": title_data,
+                                                  "text_body": text_body_data,
+                                                  "tags": tags_data}, verbose=0)

@@ -1,0 +1,85 @@
+# Source: https://github.com/fchollet/deep-learning-with-python-notebooks/blob/master/chapter07_deep-dive-keras.ipynb
+#   (fchollet/deep-learning-with-python-notebooks, chapter07_deep-dive-keras.ipynb, the 3rd edition), "Using built-in
+#   training and evaluation loops" and "Writing your own metrics"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`, `import keras`/`from keras import ...` -> `from minitape import
+#   keras`/`from minitape.keras import ...`; `import keras`, `from keras import layers` (the chapter's first cell),
+#   `import numpy as np` and `import minitape as tf` added; `mnist.load_data()` (a download) -> seeded NumPy uint8 images
+#   (700 train, 100 test) and uint8 labels, the reshapes' 60000/10000 -> 700/100 and the validation split's 10000 -> 200;
+#   `verbose=0` added to fit/evaluate/predict (progress-bar timings); an added last line shows `test_metrics`' length (its
+#   values depend on random initial weights and dropout)
+# xfail: `keras.ops` does not exist (`from keras import ops`: `ops.one_hot`, `ops.sum`, `ops.square`, `ops.shape`, `ops.sqrt`)
+import numpy as np
+import minitape as tf
+from minitape import keras
+from minitape.keras import layers
+# %%
+
+def get_mnist_model():
+    inputs = keras.Input(shape=(28 * 28,))
+    features = layers.Dense(512, activation="relu")(inputs)
+    features = layers.Dropout(0.5)(features)
+    outputs = layers.Dense(10, activation="softmax")(features)
+    model = keras.Model(inputs, outputs)
+    return model
+
+(images, labels), (test_images, test_labels) = (np.random.default_rng(0).integers(0, 256, (700, 28, 28), dtype=np.uint8), np.random.default_rng(1).integers(0, 10, 700, dtype=np.uint8)), (np.random.default_rng(2).integers(0, 256, (100, 28, 28), dtype=np.uint8), np.random.default_rng(3).integers(0, 10, 100, dtype=np.uint8))
+images = images.reshape((700, 28 * 28)).astype("float32") / 255
+test_images = test_images.reshape((100, 28 * 28)).astype("float32") / 255
+train_images, val_images = images[200:], images[:200]
+train_labels, val_labels = labels[200:], labels[:200]
+
+model = get_mnist_model()
+model.compile(
+    optimizer="adam",
+    loss="sparse_categorical_crossentropy",
+    metrics=["accuracy"],
+)
+model.fit(
+    train_images,
+    train_labels,
+    epochs=3,
+    validation_data=(val_images, val_labels),
+    verbose=0,
+)
+test_metrics = model.evaluate(test_images, test_labels, verbose=0)
+predictions = model.predict(test_images, verbose=0)
+# %%
+from minitape.keras import ops
+
+class RootMeanSquaredError(keras.metrics.Metric):
+    def __init__(self, name="rmse", **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.mse_sum = self.add_weight(name="mse_sum", initializer="zeros")
+        self.total_samples = self.add_weight(
+            name="total_samples", initializer="zeros"
+        )
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = ops.one_hot(y_true, num_classes=ops.shape(y_pred)[1])
+        mse = ops.sum(ops.square(y_true - y_pred))
+        self.mse_sum.assign_add(mse)
+        num_samples = ops.shape(y_pred)[0]
+        self.total_samples.assign_add(num_samples)
+
+    def result(self):
+        return ops.sqrt(self.mse_sum / self.total_samples)
+
+    def reset_state(self):
+        self.mse_sum.assign(0.)
+        self.total_samples.assign(0.)
+# %%
+model = get_mnist_model()
+model.compile(
+    optimizer="adam",
+    loss="sparse_categorical_crossentropy",
+    metrics=["accuracy", RootMeanSquaredError()],
+)
+model.fit(
+    train_images,
+    train_labels,
+    epochs=3,
+    validation_data=(val_images, val_labels),
+    verbose=0,
+)
+test_metrics = model.evaluate(test_images, test_labels, verbose=0)
+len(test_metrics)

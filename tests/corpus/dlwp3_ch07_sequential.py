@@ -1,0 +1,44 @@
+# Source: https://github.com/fchollet/deep-learning-with-python-notebooks/blob/master/chapter07_deep-dive-keras.ipynb
+#   (fchollet/deep-learning-with-python-notebooks, chapter07_deep-dive-keras.ipynb, the 3rd edition), "The Sequential
+#   model"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`, `import keras`/`from keras import ...` -> `from minitape import
+#   keras`/`from minitape.keras import ...`; `model.weights` (random initial values) -> `[w.shape for w in
+#   model.weights]`; `import minitape as tf` added
+# xfail: `model.summary(line_length=80)`: the `line_length` argument is not accepted (TypeError)
+import minitape as tf
+# %%
+from minitape import keras
+from minitape.keras import layers
+
+model = keras.Sequential(
+    [
+        layers.Dense(64, activation="relu"),
+        layers.Dense(10, activation="softmax"),
+    ]
+)
+# %%
+model = keras.Sequential()
+model.add(layers.Dense(64, activation="relu"))
+model.add(layers.Dense(10, activation="softmax"))
+# %%
+[w.shape for w in model.weights]
+# %%
+model.build(input_shape=(None, 3))
+[w.shape for w in model.weights]
+# %%
+model.summary(line_length=80)
+# %%
+model = keras.Sequential(name="my_example_model")
+model.add(layers.Dense(64, activation="relu", name="my_first_layer"))
+model.add(layers.Dense(10, activation="softmax", name="my_last_layer"))
+model.build((None, 3))
+model.summary(line_length=80)
+# %%
+model = keras.Sequential()
+model.add(keras.Input(shape=(3,)))
+model.add(layers.Dense(64, activation="relu"))
+# %%
+model.summary(line_length=80)
+# %%
+model.add(layers.Dense(10, activation="softmax"))
+model.summary(line_length=80)

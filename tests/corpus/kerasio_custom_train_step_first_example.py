@@ -1,0 +1,65 @@
+# Source: https://keras.io/guides/custom_train_step_in_tensorflow/ (keras-team/keras-io, guides/custom_train_step_in_tensorflow.py
+#   at b4108fbfe9f0, the Keras 3 text), "A first simple example"
+# Changed: `import tensorflow as tf` -> `import minitape as tf`, `import keras`/`from keras import layers` -> `from minitape import
+#   keras`/`from minitape.keras import layers`; the setup cell's `os.environ["KERAS_BACKEND"] = "tensorflow"` lines dropped;
+#   `np.random.random(` -> `rng.random(` with an added `rng = np.random.default_rng(0)`; `seeded_weights(model)` (defined
+#   below: seeded NumPy weights) after the model is built, as TF's and minitape's random initial weights differ;
+#   `model.fit(...)` -> `history = model.fit(..., verbose=0, shuffle=False)` with an added line showing the History
+#   rounded to 4 decimals, as the progress bar (which prints timings) shows it
+# xfail: `Model.compute_loss(y=..., y_pred=...)` does not exist
+import minitape as tf
+from minitape import keras
+from minitape.keras import layers
+import numpy as np
+
+
+def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' random ones
+    rng = np.random.default_rng(0)
+    model.set_weights([rng.uniform(-0.05, 0.05, w.shape).astype("float32") for w in model.get_weights()])
+
+
+rng = np.random.default_rng(0)
+# %%
+class CustomModel(keras.Model):
+    def train_step(self, data):
+        # Unpack the data. Its structure depends on your model and
+        # on what you pass to `fit()`.
+        x, y = data
+
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)  # Forward pass
+            # Compute the loss value
+            # (the loss function is configured in `compile()`)
+            loss = self.compute_loss(y=y, y_pred=y_pred)
+
+        # Compute gradients
+        trainable_vars = self.trainable_variables
+        gradients = tape.gradient(loss, trainable_vars)
+
+        # Update weights
+        self.optimizer.apply(gradients, trainable_vars)
+
+        # Update metrics (includes the metric that tracks the loss)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+
+        # Return a dict mapping metric names to current value
+        return {m.name: m.result() for m in self.metrics}
+
+
+# %%
+# Construct and compile an instance of CustomModel
+inputs = keras.Input(shape=(32,))
+outputs = keras.layers.Dense(1)(inputs)
+model = CustomModel(inputs, outputs)
+seeded_weights(model)
+model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+
+# Just use `fit` as usual
+x = rng.random((1000, 32))
+y = rng.random((1000, 1))
+history = model.fit(x, y, epochs=3, verbose=0, shuffle=False)
+{k: [round(v, 4) for v in vs] for k, vs in history.history.items()}
