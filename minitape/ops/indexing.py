@@ -242,7 +242,7 @@ def index_key(key: Any) -> tuple:
 
 def _index(k: Any) -> Any:
     """One part of a key, as plain Python: TF's basic indices only (no lists, no masks)."""
-    if k is None or k is Ellipsis:
+    if k is None or k is Ellipsis or type(k) is int:     # plain already (a fast path: plain() costs ~5 µs)
         return k
     if isinstance(k, slice):
         return slice(*(None if v is None else _index(v) for v in (k.start, k.stop, k.step)))
