@@ -128,7 +128,8 @@ def _summed(value: Tensor, axes: tuple[int, ...]) -> Tensor:
 def _first_order(g: Tensor, x: Tensor, residual: Tensor) -> bool:
     # Just an optimization: when no tape records the backward pass (a plain training step), the gradient
     # is never differentiated again, so it may be worked out in NumPy from the kept r, without ops.  It
-    # saves about 14 ops per layer norm: measured on benchmarks/sequence.py, ... ms of the step.
+    # saves about 14 ops per layer norm: on benchmarks/sequence.py's model, the forward and backward pass
+    # took 153 ms against 167 ms with the ops (medians of 30, alternating in one process, a busy machine).
     return not state.tapes and all(type(t._value) is np.ndarray for t in (g, x, residual))
 
 

@@ -75,8 +75,8 @@ class Adam(Optimizer):
 
     # Just an optimization: the rule above with the same NumPy arithmetic in the same order (the same bits),
     # without an op per operation, and alpha worked out once per step and dtype rather than per variable.
-    # Measured on benchmarks/sequence.py's transformer (70 variables): Adam's part of the step goes from
-    # about 35 ms to 4 ms.
+    # Measured on benchmarks/sequence.py's transformer (70 variables; medians of 20, alternating in one
+    # process, a busy machine): apply_gradients takes 27 ms, against 69 ms with an op per operation.
     def _update_in_numpy(self, g: np.ndarray, variable: Variable, m: Variable, v: Variable,
                          learning_rate: Tensor) -> None:
         key = (int(self.iterations._value), variable.dtype, float(learning_rate._value))
