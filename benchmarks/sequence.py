@@ -13,8 +13,9 @@ It prints
 (b) the bytes the tape holds after the blocks' forward pass (their input made before the tape, and
     watched) with no checkpointing, each block under ``recompute_grad`` and √L segments
     (``checkpoint_sequential``), beside the theory notebook 09 derives: a block keeps
-    P = 17·A + 6·R + S + M + 12 bytes (A one activation, R one float per token, S the attention
-    weights, M the causal mask), so none L·P − A, per block (L − 1)·A, √L segments (√L − 1)·A;
+    P = 13·A + 2·R + S + 4 bytes (A one activation, R one float per token, S the attention
+    weights; the causal mask is made once, before the tape), so none L·P − A, per block (L − 1)·A,
+    √L segments (√L − 1)·A;
 (c) each checkpointed mode's step time as a ratio to no checkpointing (target: √L ≤ 1.4×).
 
 Run:  .venv/bin/python benchmarks/sequence.py --torch /tmp/torchvenv/bin/python [--rounds 7]
@@ -35,8 +36,7 @@ VOCAB, CONTEXT, WIDTH, HEADS, DEPTH, BATCH = 55, 32, 32, 2, 4, 8
 ACTIVATION = BATCH * CONTEXT * WIDTH * 4                 # A: bytes of one block's input or output
 TOKEN_FLOATS = BATCH * CONTEXT * 4                       # R: one float per token
 SCORES = BATCH * HEADS * CONTEXT * CONTEXT * 4           # S: the attention weights
-MASK = CONTEXT * CONTEXT                                 # M: the causal mask, one byte per pair
-PER_BLOCK = 17 * ACTIVATION + 6 * TOKEN_FLOATS + SCORES + MASK + 12
+PER_BLOCK = 13 * ACTIVATION + 2 * TOKEN_FLOATS + SCORES + 4      # the layer norms fused: input and r each
 THEORY = {"none": DEPTH * PER_BLOCK - ACTIVATION, "block": (DEPTH - 1) * ACTIVATION,
           "sqrt": (math.isqrt(DEPTH) - 1) * ACTIVATION}
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -173,8 +173,8 @@ def torch_figures(repeats: int) -> dict:
     return {"torch ms": median_step(step, repeats), "torch": torch.__version__, "threads": torch.get_num_threads()}
 
 
-def in_fresh_process(python: str, side: str, repeats: int) -> dict:
-    out = subprocess.run([python, __file__, f"--{side}-only", str(repeats)], env={**os.environ, **ONE_THREAD},
+def in_fresh_process(python: str, side: str, repeats: int, script: str = __file__) -> dict:
+    out = subprocess.run([python, script, f"--{side}-only", str(repeats)], env={**os.environ, **ONE_THREAD},
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

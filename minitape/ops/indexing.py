@@ -242,9 +242,11 @@ def index_key(key: Any) -> tuple:
 
 def _index(k: Any) -> Any:
     """One part of a key, as plain Python: TF's basic indices only (no lists, no masks)."""
-    if k is None or k is Ellipsis:
+    if k is None or k is Ellipsis or type(k) is int:     # plain already (a fast path: plain() costs ~5 µs)
         return k
     if isinstance(k, slice):
+        if (k.start is None or type(k.start) is int) and (k.stop is None or type(k.stop) is int) and k.step is None:
+            return k                                         # plain already, as above
         return slice(*(None if v is None else _index(v) for v in (k.start, k.stop, k.step)))
     k = plain(k)
     if isinstance(k, bool | np.bool_) or not (isinstance(k, int | np.integer) or

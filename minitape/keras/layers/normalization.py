@@ -180,12 +180,18 @@ class LayerNormalization(Layer):
     def call(self, inputs: Tensor) -> Tensor:
         """``(inputs - mean) / sqrt(variance + epsilon) · gamma + beta``, the statistics over ``axis``.
 
+        Over the last axes, with ``gamma`` and ``beta``, that is one primitive, ``ops.layer_normalization``;
+        otherwise (and for float16, normalized in float32) it is written with ops.
+
         >>> import minitape as tf
         >>> norm = tf.keras.layers.LayerNormalization(center=False)
         >>> norm.build((1, 4))
         >>> norm.call(tf.constant([[0.0, 0.0, 2.0, 2.0]])).numpy().round(4)      # 1 / sqrt(1 + 0.001)
         array([[-0.9995, -0.9995,  0.9995,  0.9995]], dtype=float32)
         """
+        trailing = self.axes == list(range(inputs.ndim - len(self.axes), inputs.ndim))
+        if trailing and self.scale and self.center and inputs.dtype == self.gamma.dtype == _statistics_dtype(inputs):
+            return ops.layer_normalization(inputs, self.gamma, self.beta, len(self.axes), self.epsilon)
         x = _as(inputs, _statistics_dtype(inputs))
         shape = [n if a in self.axes else 1 for a, n in enumerate(x.shape)]
         mean, variance = nn.moments(x, axes=self.axes, keepdims=True)

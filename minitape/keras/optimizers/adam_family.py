@@ -60,15 +60,35 @@ class Adam(Optimizer):
         >>> round(float(w.numpy()), 4), round(float(opt.slots(w)["momentum"].numpy()), 4)
         (1.1, -0.2)
         """
-        slots, step = self.slots(variable), self.local_step(variable.dtype)
-        alpha = learning_rate * ops.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
+        slots = self.slots(variable)
         m, v = slots["momentum"], slots["velocity"]
+        if not self.amsgrad and all(type(t._value) is np.ndarray for t in (gradient, variable, m, v)):
+            return self._update_in_numpy(gradient._value, variable, m, v, learning_rate)
+        step = self.local_step(variable.dtype)
+        alpha = learning_rate * ops.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
         m.assign_add((gradient - m) * (1 - self.beta_1))
         v.assign_add((ops.square(gradient) - v) * (1 - self.beta_2))
         if self.amsgrad:
             slots["velocity_hat"].assign(ops.maximum(slots["velocity_hat"], v))
             v = slots["velocity_hat"]
         variable.assign_sub(m * alpha / (ops.sqrt(v) + self.epsilon))
+
+    # Just an optimization: the rule above with the same NumPy arithmetic in the same order (the same bits),
+    # without an op per operation, and alpha worked out once per step and dtype rather than per variable.
+    # Measured on benchmarks/sequence.py's transformer (70 variables; medians of 20, alternating in one
+    # process, a busy machine): apply_gradients takes 27 ms, against 69 ms with an op per operation.
+    def _update_in_numpy(self, g: np.ndarray, variable: Variable, m: Variable, v: Variable,
+                         learning_rate: Tensor) -> None:
+        key = (int(self.iterations._value), variable.dtype, float(learning_rate._value))
+        alphas = self.__dict__.setdefault("_alphas", {})
+        if key not in alphas:
+            alphas.clear()                  # a new step: the old ones are done with
+            step = self.local_step(variable.dtype)
+            alphas[key] = (learning_rate * ops.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step))._value
+        with np.errstate(all="ignore"):     # as every op runs: an inf or nan is a value, not a warning
+            m.assign(m._value + (g - m._value) * (1 - self.beta_1))
+            v.assign(v._value + (np.square(g) - v._value) * (1 - self.beta_2))
+            variable.assign(variable._value - m._value * alphas[key] / (np.sqrt(v._value) + self.epsilon))
 
 
 class AdamW(Adam):

@@ -1,0 +1,82 @@
+"""An LSTM's forward and backward pass: minitape's ``keras.layers.LSTM`` against PyTorch's ``nn.LSTM``.
+
+``LSTM(32)`` over a batch of 16 sequences of 100 steps of 8 features, float32, returning the last output;
+one pass is the forward pass, the sum of the output and the backward pass to every weight.  Each side
+runs in its own process, 1 thread, the two in turn round after round; it prints each side's median and
+the median of the per-round ratios.
+
+Run:  .venv/bin/python benchmarks/rnn.py --torch /tmp/torchvenv/bin/python [--rounds 5]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+
+from sequence import in_fresh_process, median_step
+
+BATCH, STEPS, FEATURES, UNITS = 16, 100, 8, 32
+
+
+def data():
+    import numpy as np
+    return np.random.default_rng(0).standard_normal((BATCH, STEPS, FEATURES)).astype(np.float32)
+
+
+def minitape_figures(repeats: int) -> dict:
+    import minitape as tf
+    layer, x = tf.keras.layers.LSTM(UNITS), tf.constant(data())
+    layer(x)
+
+    def step():
+        with tf.GradientTape() as tape:
+            total = tf.reduce_sum(layer(x))
+        tape.gradient(total, layer.trainable_variables)
+
+    return {"none ms": median_step(step, repeats)}
+
+
+def torch_figures(repeats: int) -> dict:
+    import torch
+
+    torch.set_num_threads(1)
+    layer, x = torch.nn.LSTM(FEATURES, UNITS, batch_first=True), torch.from_numpy(data())
+
+    def step():
+        layer.zero_grad()
+        layer(x)[0][:, -1].sum().backward()
+
+    return {"torch ms": median_step(step, repeats), "torch": torch.__version__}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--torch", metavar="PYTHON", help="an interpreter that has torch (a scratch virtualenv)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--minitape-only", type=int, metavar="REPEATS")
+    parser.add_argument("--torch-only", type=int, metavar="REPEATS")
+    args = parser.parse_args()
+    if args.minitape_only:
+        return print(json.dumps(minitape_figures(args.minitape_only)))
+    if args.torch_only:
+        return print(json.dumps(torch_figures(args.torch_only)))
+    ours, theirs = [], []
+    for k in range(args.rounds):
+        sides = [(sys.executable, "minitape", ours)] + ([(args.torch, "torch", theirs)] if args.torch else [])
+        for python, side, results in sides if k % 2 == 0 else reversed(sides):
+            results.append(in_fresh_process(python, side, args.repeats, __file__))
+    mine = statistics.median(r["none ms"] for r in ours)
+    print(f"LSTM({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, 1 thread")
+    print(f"    minitape {mine:.2f} ms", end="")
+    if theirs:
+        ratio = statistics.median(o["none ms"] / t["torch ms"] for o, t in zip(ours, theirs))
+        print(f", PyTorch {theirs[0]['torch']} {statistics.median(t['torch ms'] for t in theirs):.2f} ms:"
+              f" minitape / PyTorch = {ratio:.2f}")
+    else:
+        print()
+
+
+if __name__ == "__main__":
+    main()
