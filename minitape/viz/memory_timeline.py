@@ -30,6 +30,7 @@ from minitape.core.events import Timeline
 from minitape.viz.plot import COLOURS, Line, Mark, Rule, short_bytes, step_plot
 from minitape.viz.scene import Scene
 
+STEPS = "step: each event (an op recorded, a backward step...); a checkpointed call's forward is one step"
 #: Beyond this many local tapes with different names, their lines are drawn as one ("local tapes").
 MOST_LOCAL_LINES = 3
 
@@ -131,8 +132,7 @@ class MemoryTimeline:
         title = self.title or f"memory held at each step: peak {peak.total:,} bytes"
         rules = [Rule(step, "backward →") for step in self.backward_starts]
         mark = Mark(peak.step, peak.total, f"peak {short_bytes(peak.total)} (step {peak.step:,})")
-        return step_plot(self.lines(), [mark], rules, title=title, x_label="step (each event: an op recorded, "
-                         "a backward step, a recomputation...)", width=width, height=height)
+        return step_plot(self.lines(), [mark], rules, title=title, x_label=STEPS, width=width, height=height)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
@@ -200,9 +200,9 @@ class MemoryComparison:
             lines.append(Line(name, [(row.step, row.total) for row in memory], colour, width=2.0, note=note))
             marks.append(Mark(peak.step, peak.total, short_bytes(peak.total), colour))
             rules += [Rule(step, "", colour) for step in memory.backward_starts[:1]]
-        title = self.title or "memory held at each step, together, per schedule (dashed: the backward pass begins)"
-        return step_plot(lines, marks, rules, title=title, width=width, height=height,
-                         x_label="step (each event: an op recorded, a backward step, a recomputation...)")
+        lines.append(Line("the backward pass begins (in the schedule's colour)", [], "#555555", width=1, dashed=True))
+        title = self.title or "memory held by all the tapes together, per schedule"
+        return step_plot(lines, marks, rules, title=title, width=width, height=height, x_label=STEPS)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()

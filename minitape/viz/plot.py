@@ -13,6 +13,7 @@ does not drift between two events, it jumps at them.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 
 from minitape.viz.render import escape_html
@@ -115,8 +116,10 @@ def step_plot(lines: list[Line], marks: list[Mark] = (), rules: list[Rule] = (),
     ticks = nice_ticks(y_max)
     frame = Frame(left=72, top=40 if title else 16, width=width - 72 - 24, height=height - 90, x_max=x_max,
                   y_max=ticks[-1], ticks=ticks)
-    legend_top = frame.top + frame.height + 44
-    total_height = legend_top + 20 * len(lines) + 8
+    legend_top = frame.top + frame.height + 58
+    room = int((width - frame.left - 40) / 7.2)               # characters of 13 px text that fit a legend row
+    legend = [textwrap.wrap(line.label + (f" — {line.note}" if line.note else ""), room) or [""] for line in lines]
+    total_height = legend_top + 20 * sum(len(rows) for rows in legend) + 8
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_height:.0f}" '
              f'viewBox="0 0 {width} {total_height:.0f}" style="{FONT};background:#fff" role="img">',
              f'<rect width="{width}" height="{total_height:.0f}" fill="#fff"/>']
@@ -136,13 +139,14 @@ def step_plot(lines: list[Line], marks: list[Mark] = (), rules: list[Rule] = (),
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{mark.colour}" stroke="#fff"/>')
         parts.append(_text(x + (-8 if anchor == "end" else 8), max(y - 6, frame.top + 12), mark.text,
                            colour=mark.colour, size=12, anchor=anchor, weight="600"))
-    for k, line in enumerate(lines):
-        y = legend_top + 20 * k
+    y = legend_top
+    for line, rows in zip(lines, legend):
         dash = ' stroke-dasharray="6,3"' if line.dashed else ""
         parts.append(f'<line x1="{frame.left}" y1="{y - 4}" x2="{frame.left + 26}" y2="{y - 4}" '
                      f'stroke="{line.colour}" stroke-width="{line.width + 1}"{dash}/>')
-        label = line.label + (f" — {line.note}" if line.note else "")
-        parts.append(_text(frame.left + 34, y, label, size=13))
+        for row in rows:
+            parts.append(_text(frame.left + 34, y, row, size=13))
+            y += 20
     parts.append("</svg>")
     return "\n".join(parts)
 
