@@ -7,7 +7,7 @@
 * ``minitape.viz.memory_timeline``: that memory after every step, drawn over time (``minitape.viz.plot``);
 * ``minitape.viz.layout``: a whole timeline laid out once, restyled frame by frame;
 * ``minitape.viz.player``, ``minitape.viz.page``, ``minitape.viz.animate``: the frames,
-  as one self-contained web page or an animated image.
+  as one self-contained web page or an animated image (each frame a slide: ``minitape.viz.slides``).
 
 The core never imports this package.  Instead, importing it teaches the core's
 classes to draw themselves: Jupyter's display hooks (``_repr_svg_``) and the
@@ -29,7 +29,7 @@ from minitape.autodiff.tape import GradientTape
 from minitape.core.events import Timeline
 from minitape.core.tensor import _TensorLike
 from minitape.viz import animate, dot, layout, memory, names, page, player, render, scene  # noqa: F401
-from minitape.viz import memory_timeline, plot  # noqa: F401
+from minitape.viz import memory_timeline, plot, slides  # noqa: F401
 from minitape.viz.memory_timeline import MemoryComparison, MemoryTimeline, compare_memory  # noqa: F401
 from minitape.viz.player import Player
 from minitape.viz.render import to_svg  # noqa: F401
