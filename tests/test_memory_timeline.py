@@ -94,3 +94,13 @@ def test_compare_memory_needs_a_timeline():
 
     with pytest.raises(ValueError, match="compare_memory: give at least one timeline"):
         tf.viz.compare_memory({})
+
+
+def test_the_players_page_draws_memory_over_its_frames(capsys, seed_timeline):
+    from minitape.viz.plot import short_bytes
+
+    player = seed_timeline().player()
+    html = player.to_html()
+    assert html.count('class="mt-cursor"') == 1 and "minitape-over-time" in html
+    assert f"held over time, together: peak {short_bytes(player.peak)}" in html
+    assert 'cursor.setAttribute("x1", x)' in html                       # the script moves it with the frame

@@ -198,3 +198,31 @@ def _text(x: float, y: float, text: str, size: int = 13, colour: str = "#222", a
     extra = f' transform="{transform}"' if transform else ""
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}" '
             f'font-weight="{weight}"{extra}>{escape_html(text, quote=False)}</text>')
+
+
+def sparkline(values: list[float], label: str, width: int = 320, height: int = 72, cursor: int | None = None) -> str:
+    """A small stepped area of ``values`` (one per frame) with its peak marked and a cursor line (class
+    ``mt-cursor``) at index ``cursor``, which a page's script can move.
+
+    >>> from minitape.viz.plot import sparkline
+    >>> svg = sparkline([0, 8, 16, 0], "bytes held, together", cursor=3)
+    >>> svg.count('class="mt-cursor"'), "peak 16 B" in svg
+    (1, True)
+    """
+    frame = Frame(left=4, top=18, width=width - 8, height=height - 24, x_max=max(len(values), 1),
+                  y_max=max(max(values, default=0), 1))
+    line = Line(label, [(k, v) for k, v in enumerate(values)], "#4b3f8f", width=1.5, area=True)
+    peak = max(range(len(values)), key=lambda k: (values[k], -k)) if values else 0
+    x = frame.x((cursor if cursor is not None else len(values) - 1) + 0.5)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+             f'style="{FONT}" role="img" aria-label="{escape_html(label)}">',
+             _text(4, 12, f"{label}: peak {short_bytes(values[peak] if values else 0)}", size=12, colour="#444"),
+             *_line(frame, line),
+             f'<line x1="{frame.left}" y1="{frame.y(0):.1f}" x2="{frame.left + frame.width}" y2="{frame.y(0):.1f}" '
+             'stroke="#999"/>',
+             f'<circle cx="{frame.x(peak + 0.5):.1f}" cy="{frame.y(values[peak] if values else 0):.1f}" r="3" '
+             'fill="#c0392b"/>',
+             f'<line class="mt-cursor" x1="{x:.1f}" y1="{frame.top}" x2="{x:.1f}" y2="{frame.y(0):.1f}" '
+             f'stroke="#c0392b" stroke-width="1.5" data-left="{frame.left}" data-step="{frame.width / frame.x_max:.4f}"/>',
+             "</svg>"]
+    return "".join(parts)
