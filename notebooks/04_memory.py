@@ -75,6 +75,19 @@ ax.legend();
 # the forward pass, the others are recomputations), blue ones run a step under the tape, red ones push the
 # gradient back through it. The green bands are the stored states: the chain's input, kept throughout,
 # and the snapshots the plan stores and frees.
+#
+# A plan is a list of *actions*, each a tuple; state `i` is the chain's value before step `i` (state 0
+# is its input, stored from the start), and step `i` takes state `i` to state `i + 1`:
+#
+# | action | what it does |
+# | --- | --- |
+# | `("advance", i, j)` | run steps `i` … `j − 1` from state `i` (stored, or in hand), tapes paused: state `j` is in hand |
+# | `("store", i)` | keep state `i`, in hand, as a snapshot (it counts against the stored states) |
+# | `("free", i)` | let snapshot `i` go |
+# | `("record", i)` | run step `i` from state `i` under a tape, keeping its activations |
+# | `("backward", i)` | push the gradient back through step `i` (recorded, the last not yet reversed) |
+#
+# `chain_schedule(n, c).actions` is the optimal plan; `exercises.check_schedule` checks one you write.
 
 # %%
 def draw_schedule(plan):
@@ -103,6 +116,28 @@ def draw_schedule(plan):
     ax.legend(loc="upper left", bbox_to_anchor=(1, 1), frameon=False)
 
 draw_schedule(chain_schedule(12, 3))
+
+# %% [markdown]
+# ## Memory over time
+# The same trade as the tapes live it: the bytes held after every step of one gradient, for the first
+# 12 blocks run plainly and by `checkpoint_chain` with 3 stored states (the plan above). Plainly the
+# tape climbs through the forward pass and holds it all until the gradient is done. The chain holds
+# its snapshots, and each step it reverses is recorded, differentiated and let go: the saw-tooth,
+# never higher than one step's activations above the snapshots. Its steps run with the tapes paused
+# while it advances, so the recomputations show as the steps recorded again (in the legend).
+
+# %%
+def memory_of(forward):
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(forward(x))
+        tape.gradient(loss, [v for pair in weights[:12] for v in pair])
+    return events
+
+tf.viz.compare_memory({
+    "plain": memory_of(in_order(blocks[:12])),
+    "checkpoint_chain (Revolve), 3 states": memory_of(lambda h: tf.checkpoint_chain(blocks[:12], h, snapshots=3)),
+})
 
 # %% [markdown]
 # ## Exercises

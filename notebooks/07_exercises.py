@@ -48,8 +48,8 @@ exercises.check_checkpoint(checkpointed_block, block)
 # %% [markdown]
 # ## 4. A schedule
 # Reverse a chain of 4 steps holding at most 2 states (the input is one of them). Actions:
-# `("advance", i, j)`, `("store", i)`, `("free", i)`, `("record", i)`, `("backward", i)` — see
-# notebook 4. Can you reach the optimum?
+# `("advance", i, j)`, `("store", i)`, `("free", i)`, `("record", i)`, `("backward", i)` — the table in
+# notebook 4 ("The schedule, drawn") says what each does. Can you reach the optimum?
 
 # %%
 my_schedule = [

@@ -149,6 +149,32 @@ for name, checkpoint in [("plain", False), ("each block recomputed", True)]:
     print(f"{name:>22}: holds {measured:9,} bytes = {measured / A:4.1f} activations; theory {theory[name]:9,}")
 
 # %% [markdown]
+# ## Memory over time: three schedules
+# The bytes the tapes hold after every step of one training step, forward then backward, for the same
+# four blocks (a batch of 8) under three schedules: **none** (every block plain), **per block** (each
+# block under `tf.recompute_grad`) and **√L** (`tf.checkpoint_sequential` in √4 = 2 segments of 2 blocks).
+# Plainly the tape climbs through the forward pass and holds everything until the backward pass ends;
+# checkpointed, it holds only the blocks' inputs, and the backward pass saw-tooths: each recomputation's
+# local tape fills, is differentiated, and lets go. A checkpointed block's forward is one step here (its
+# ops run with the tapes paused), so the longer lines are the ones that recorded more: the
+# recomputations, counted in the legend.
+
+# %%
+def memory_of(schedule, x=h[:8]):
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(schedule(x))
+        tape.gradient(loss, probe.trainable_variables)
+    return events
+
+steps = [lambda x, block=block: block(x, training=True) for block in probe.blocks]
+tf.viz.compare_memory({
+    "none": memory_of(tf.checkpointing.schedules.in_order(steps)),
+    "per block": memory_of(tf.checkpointing.schedules.in_order([tf.recompute_grad(step) for step in steps])),
+    "√L: 2 segments of 2 blocks": memory_of(lambda x: tf.checkpoint_sequential(steps, 2, x)),
+})
+
+# %% [markdown]
 # ## Watching one block recompute
 # One block, tiny, under `recompute_grad`: the forward pass records a single entry; the backward pass
 # runs the block again under a local tape — conv, BN, ReLU, conv, BN, add, ReLU — and differentiates it.

@@ -1,4 +1,6 @@
 """Each exercise checker, both ways: correct answers pass; typical mistakes fail, saying what is wrong."""
+import re
+
 import minitape as tf
 from minitape.course import exercises
 from minitape.checkpointing import is_recomputing
@@ -78,3 +80,46 @@ def test_checkpoint_choice_under_a_memory_budget():
         return blocks[3](h) * (2.0 if is_recomputing() else 1.0)
     changed = exercises.check_checkpoint_choice({3}, [*blocks[:3], changes_when_recomputed], x)
     assert not changed and "gradients differ" in changed.message
+
+
+def test_schedule_feedback_reads_as_people_count():
+    # A blank exercise 4 has not been started: it is not a wrong schedule stopping early.
+    blank = exercises.check_schedule([], n=4, snapshots=2)
+    assert not blank and blank.message.startswith("not done yet") and "stops before" not in blank.message
+    # The first action is action 1, as a student counts the lines of their list.
+    first_wrong = exercises.check_schedule([("advance", 1, 2)], n=4, snapshots=2)
+    assert first_wrong.message.startswith("action 1 ('advance', 1, 2)")
+    third_wrong = exercises.check_schedule([("advance", 0, 1), ("store", 1), ("store", 2)], n=4, snapshots=2)
+    assert third_wrong.message.startswith("action 3 ('store', 2)")
+
+
+def test_the_notebook_exercise_4_points_to_defines_the_actions():
+    from pathlib import Path
+
+    notebooks = Path(__file__).parent.parent / "notebooks"
+    pointer = (notebooks / "07_exercises.py").read_text(encoding="utf-8")
+    assert 'notebook 4 ("The schedule, drawn")' in pointer
+    memory = (notebooks / "04_memory.py").read_text(encoding="utf-8")
+    section = memory.split("## The schedule, drawn")[1].split("# %%")[0]
+    for action in ['`("advance", i, j)`', '`("store", i)`', '`("free", i)`', '`("record", i)`', '`("backward", i)`']:
+        assert action in section
+
+
+def test_the_api_reference_does_not_print_exercise_4s_answer():
+    import re
+    from pathlib import Path
+
+    answer = re.sub(r"\s", "", str(chain_schedule(4, 2).actions))
+    root = Path(__file__).parent.parent
+    sources = [*(root / "minitape").rglob("*.py"), *(root / "docs").rglob("*.md"), root / "README.md"]
+    assert [str(path) for path in sources if answer in re.sub(r"\s", "", path.read_text(encoding="utf-8"))] == []
+
+
+def test_every_over_budget_choice_says_by_how_much():
+    blocks, x = exercises.residual_chain(depth=4, channels=4, batch=4)
+    for choice in [set(), {0}, {2}, {0, 2}]:
+        verdict = exercises.check_checkpoint_choice(choice, blocks, x)
+        held, over, budget = [int(n.replace(",", "")) for n in
+                              re.match(r"the tape holds ([\d,]+) bytes: ([\d,]+) over the budget of ([\d,]+)\.",
+                                       verdict.message).groups()]
+        assert not verdict and over == held - budget > 0

@@ -243,7 +243,7 @@ def test_the_player_saves_a_page_and_animated_images(capsys, seed_timeline, tmp_
     for name in ("tour.gif", "tour.png"):
         player.save(tmp_path / name)
         with Image.open(tmp_path / name) as image:
-            assert image.n_frames == len(player.frames) and image.is_animated
+            assert image.n_frames == len(player.frames) + 1 and image.is_animated    # first, the whole run
     with pytest.raises(ValueError, match=r"Player.save: cannot write '.svg'; name the file .html .*\.gif or \.png"):
         player.save(tmp_path / "tour.svg")
 

@@ -85,11 +85,11 @@ def chain_schedule(n: int, snapshots: int) -> Schedule:
     """The optimal (binomial) schedule for ``n`` steps and ``snapshots`` stored states.
 
     >>> from minitape.checkpointing.revolve import chain_schedule
-    >>> plan = chain_schedule(4, 2)
+    >>> plan = chain_schedule(3, 2)
     >>> plan.actions
-    [('advance', 0, 1), ('store', 1), ('advance', 1, 3), ('record', 3), ('backward', 3), ('advance', 1, 2), ('record', 2), ('backward', 2), ('record', 1), ('backward', 1), ('free', 1), ('record', 0), ('backward', 0)]
+    [('advance', 0, 1), ('store', 1), ('advance', 1, 2), ('record', 2), ('backward', 2), ('record', 1), ('backward', 1), ('free', 1), ('record', 0), ('backward', 0)]
     >>> plan.recomputations, plan.peak_snapshots
-    (4, 2)
+    (2, 2)
     """
     _check_chain(n, snapshots)
     actions: list[tuple] = []

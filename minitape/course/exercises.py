@@ -207,9 +207,10 @@ def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, d
 def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     """Check a schedule for reversing ``n`` steps with at most ``snapshots`` stored states.
 
-    Actions are those of [`Schedule`][minitape.checkpointing.revolve.Schedule].  The state at 0
-    (the input) starts stored; the schedule must end with every step reversed,
-    from ``n - 1`` down to 0.
+    Actions are those of [`Schedule`][minitape.checkpointing.revolve.Schedule] (notebook 4, "The
+    schedule, drawn", tabulates them): ``("advance", i, j)``, ``("store", i)``, ``("free", i)``,
+    ``("record", i)`` and ``("backward", i)``.  The state at 0 (the input) starts stored; the schedule
+    must end with every step reversed, from ``n - 1`` down to 0.  Messages count actions from 1.
 
     >>> from minitape.course import exercises
     >>> from_the_input = [("advance", 0, 2), ("record", 2), ("backward", 2), ("advance", 0, 1),
@@ -218,10 +219,16 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     ✔ valid and optimal: 6 step executions, the fewest possible with 1 state.
     >>> exercises.check_schedule(from_the_input[:3], n=3, snapshots=1)
     ✘ the schedule stops before reversing step 1.
+    >>> exercises.check_schedule([("advance", 0, 2), ("record", 1)], n=3, snapshots=1)
+    ✘ action 2 ('record', 1) starts from state 1, which is neither stored nor in hand.
+    >>> exercises.check_schedule([], n=3, snapshots=1)
+    ✘ not done yet: write your actions in my_schedule, then run this cell again.
     """
+    if not actions:
+        return Verdict(False, "not done yet: write your actions in my_schedule, then run this cell again.")
     stored, in_hand, recorded, next_back, cost = {0}, 0, set(), n - 1, 0
     try:
-        for k, action in enumerate(actions):
+        for k, action in enumerate(actions, start=1):            # counted as people count: the first is 1
             kind, i = action[0], action[1]
             where = f"action {k} {action}"
             if kind in ("advance", "record") and i != in_hand and i not in stored:
@@ -332,7 +339,7 @@ def check_checkpoint_choice(choice: Iterable[int] | None, blocks: Sequence[Calla
 
     >>> from minitape.course import exercises
     >>> exercises.check_checkpoint_choice({0, 2, 4})
-    ✘ the tape holds 1,376,856 bytes, over the budget of 1,344,088. A checkpointed block frees what it keeps ...
+    ✘ the tape holds 1,376,856 bytes: 32,768 over the budget of 1,344,088. A checkpointed block frees ...
     >>> exercises.check_checkpoint_choice({1, 3, 5})
     ✔ optimal: the tape holds 1,311,320 bytes (budget 1,344,088), recomputing 3 blocks, the fewest that fit.
     """
@@ -357,7 +364,8 @@ def check_checkpoint_choice(choice: Iterable[int] | None, blocks: Sequence[Calla
     if any(not np.allclose(g.numpy(), e.numpy(), rtol=1e-4, atol=1e-5) for g, e in zip(grads, expected)):
         return Verdict(False, "the gradients differ from the plain chain's: checkpointing must not change them.")
     if held > budget:
-        return Verdict(False, f"the tape holds {held:,} bytes, over the budget of {budget:,}. A checkpointed block "
+        return Verdict(False, f"the tape holds {held:,} bytes: {held - budget:,} over the budget of {budget:,}. "
+                              f"A checkpointed block "
                               f"frees what it keeps inside (about {sum(inside) // len(inside):,} bytes), but the "
                               f"block after it then keeps its output ({inputs[-1]:,} bytes), unless it is the last.")
     fewest = min(len(c) for n in range(len(blocks) + 1) for c in itertools.combinations(range(len(blocks)), n)

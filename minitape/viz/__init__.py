@@ -4,9 +4,10 @@
 * ``minitape.viz.dot``: the scene as Graphviz DOT text;
 * ``minitape.viz.render``: DOT laid out as SVG or PNG (pygraphviz, imported on first use);
 * ``minitape.viz.memory``: what each tape holds, their sum and its peak;
+* ``minitape.viz.memory_timeline``: that memory after every step, drawn over time (``minitape.viz.plot``);
 * ``minitape.viz.layout``: a whole timeline laid out once, restyled frame by frame;
 * ``minitape.viz.player``, ``minitape.viz.page``, ``minitape.viz.animate``: the frames,
-  as one self-contained web page or an animated image.
+  as one self-contained web page or an animated image (each frame a slide: ``minitape.viz.slides``).
 
 The core never imports this package.  Instead, importing it teaches the core's
 classes to draw themselves: Jupyter's display hooks (``_repr_svg_``) and the
@@ -28,6 +29,8 @@ from minitape.autodiff.tape import GradientTape
 from minitape.core.events import Timeline
 from minitape.core.tensor import _TensorLike
 from minitape.viz import animate, dot, layout, memory, names, page, player, render, scene  # noqa: F401
+from minitape.viz import memory_timeline, plot, slides  # noqa: F401
+from minitape.viz.memory_timeline import MemoryComparison, MemoryTimeline, compare_memory  # noqa: F401
 from minitape.viz.player import Player
 from minitape.viz.render import to_svg  # noqa: F401
 from minitape.viz.dot import value_svg
@@ -91,4 +94,5 @@ GradientTape.picture = picture
 GradientTape._repr_svg_ = lambda tape: picture(tape).to_svg()
 Timeline.scene = timeline_scene
 Timeline.player = timeline_player
+Timeline.memory_timeline = memory_timeline.memory_timeline
 Timeline._repr_svg_ = lambda timeline: timeline_scene(timeline).to_svg()

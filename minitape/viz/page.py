@@ -26,6 +26,7 @@ from typing import Any
 
 from minitape.viz.dot import LEGEND, LOOKS, VALUE_LOOKS
 from minitape.viz.layout import classes
+from minitape.viz.plot import sparkline
 from minitape.viz.render import escape_html, visible
 
 #: The smallest zoom "fit" chooses: Graphviz writes labels at 10 pt, so text stays at least 10 px high.
@@ -68,6 +69,7 @@ def page(player: Any) -> str:
             f'<div class="minitape-picture">{player.layout.svg_with(player.looks(last))}</div>'
             '<div class="minitape-side">'
             f'<div class="minitape-memory">{memories[-1] if memories else ""}</div>'
+            f'<div class="minitape-over-time">{memory_sparkline(player)}</div>'
             f'<div class="minitape-legend">{legend_html()}</div>'
             '<div class="minitape-heading">printed so far</div>'
             f'<pre class="minitape-trace">{escape_html(frames[-1].trace)}</pre>'
@@ -116,6 +118,11 @@ def memory_html(memory: dict[str, Any], scale: int) -> str:
                 f'<span class="mt-num">{memory["current"]:,} bytes</span>'
                 f'<span class="mt-own">peak {memory["peak"]:,} bytes</span></div>')
     return "".join(rows)
+
+
+def memory_sparkline(player: Any) -> str:
+    """The tapes' bytes together at every frame, small, with a cursor at the frame shown (the script moves it)."""
+    return sparkline([frame.memory["current"] for frame in player.frames], "held over time, together")
 
 
 def legend_html() -> str:
@@ -243,6 +250,11 @@ _SCRIPT = """
     });
     $(".minitape-said").textContent = frame.s;
     $(".minitape-memory").innerHTML = data.memories[frame.m];
+    var cursor = $(".mt-cursor");
+    if (cursor) {
+      var x = cursor.dataset.left * 1 + cursor.dataset.step * (i + 0.5);
+      cursor.setAttribute("x1", x); cursor.setAttribute("x2", x);
+    }
     var trace = $(".minitape-trace");
     trace.textContent = data.trace.slice(0, frame.t);
     trace.scrollTop = trace.scrollHeight;

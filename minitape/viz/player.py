@@ -192,10 +192,14 @@ class Player:
         """
         return page(self)
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike, size: tuple[int, int] = (1280, 720), frames: Any = None,
+             fps: float | None = None) -> None:
         """Write the player as a web page (``.html``), or as an animated image for slides (``.gif``, ``.png``).
 
-        An animated PNG keeps every colour; a GIF plays everywhere.
+        An animated PNG keeps every colour; a GIF plays everywhere.  For the images: ``size`` is
+        (width, height) in pixels, a 16:9 slide by default; ``frames`` chooses frames (a ``range``,
+        a ``slice`` or a list of indices; all by default); ``fps`` is frames per second (about 1.4 by
+        default; the last frame stays four times as long).  See ``minitape.viz.slides`` for the layout.
 
         >>> import minitape as tf, os, tempfile
         >>> with tf.events.timeline() as events:
@@ -208,6 +212,7 @@ class Player:
         >>> events.player().save(os.path.join(folder, "player.gif"))
         >>> open(os.path.join(folder, "player.gif"), "rb").read(6)
         b'GIF89a'
+        >>> events.player().save(os.path.join(folder, "small.png"), size=(640, 360), frames=[-1], fps=2)
         """
         suffix = os.path.splitext(os.fspath(path))[1].lower()
         if suffix in (".html", ".htm"):
@@ -215,7 +220,7 @@ class Player:
                 handle.write(static_page(self))
         elif suffix in (".gif", ".png", ".apng"):
             from minitape.viz.animate import save_animation
-            save_animation(self, path, "GIF" if suffix == ".gif" else "PNG")
+            save_animation(self, path, "GIF" if suffix == ".gif" else "PNG", size, frames, fps)
         else:
             raise ValueError(f"Player.save: cannot write {suffix or 'a file without a suffix'!r}; "
                              f"name the file .html (a web page), .gif or .png (an animated image).")
