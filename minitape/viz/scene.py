@@ -77,7 +77,6 @@ class Scene:
         self._entries: dict[int, str] = {}      # an entry of the user's tapes: id(entry) -> node key
         self._reserved: dict[int, str] = {}     # a call known before it is recorded (checkpoint_chain)
         self._slots: dict[tuple, str] = {}      # (run, kind, k) -> node key: recomputations reuse their nodes
-        self._pending: Local | None = None      # a checkpoint_chain step started; its tape not yet seen
         self._locals: dict[int, Local] = {}     # id(local tape) -> its recomputation
         self._passes: dict[int, dict[int, Any]] = {}    # id(tape) -> gradients flowing into its leaves so far
         self._made = {"v": 0, "o": 0}          # node keys handed out: v0, v1...; o0, o1...
@@ -134,14 +133,9 @@ class Scene:
             handler(**event.data)
 
     def _scope(self, tape: Any) -> Local | None:
-        """The recomputation ``tape`` records for (a chain's step claims the first new tape); None for the user's."""
+        """The recomputation ``tape`` records for (a chain's step's tape is named by its event); None for the user's."""
         local = self._locals.get(id(tape))
-        if local is None and self._pending is not None and not self.tapes.knows(tape):
-            local = self._locals[id(tape)] = self._pending
-            self._pending = None
-            self.tapes.add(tape, local.label, local=True)
-        elif local is None:
-            self.tapes.add(tape)
+        self.tapes.add(tape, local and local.label, local=local is not None)     # a row from its first event on
         return local
 
     def _on_watch(self, tape: Any, tensor: Any, memory: dict) -> None:
@@ -326,14 +320,14 @@ class Scene:
         self.trace += text
         self.said = f"printed {text.rstrip()!r}"
 
-    def _on_schedule(self, entry: Any, action: tuple, memory: Any = None) -> None:
+    def _on_schedule(self, entry: Any, action: tuple, step_tape: Any, memory: Any = None) -> None:
         self.said = f"checkpoint_chain: {action[0]} {' → '.join(str(a) for a in action[1:])}"
         if action[0] == "record":                # the step runs under a tape of its own: drawn in the chain's cluster
             key = self._key_of(entry)
             if key is None:
                 key = self._reserved[id(entry)] = self._new_key("o")
-            self._pending = Local(key, f"{key}:{action[1]}", [], label=f"step {action[1]}'s tape",
-                                  input_name=f"state {action[1]}")
+            self._locals[id(step_tape)] = Local(key, f"{key}:{action[1]}", [], f"step {action[1]}'s tape",
+                                                input_name=f"state {action[1]}", tape=step_tape)
             self._cluster(key, "cluster")
 
     def _cluster(self, key: str, look: str) -> None:
