@@ -93,9 +93,9 @@ class Tapes:
         row = self.rows.get(id(tape))
         return "tape" if row is None else row.label
 
-    def keeps(self, tape: Any, key: str) -> None:
+    def keeps(self, tape: Any, keys: list[str]) -> None:
         if id(tape) in self.rows:
-            self.rows[id(tape)].kept.add(key)
+            self.rows[id(tape)].kept.update(keys)
 
     def release(self, tape: Any) -> list[str]:
         """``tape`` let go: the values it kept that no other tape still holds."""
