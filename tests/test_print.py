@@ -62,3 +62,16 @@ def test_other_streams(tmp_path):
     assert stream.getvalue() == "x\n" and path.read_text() == "y\n"
     with pytest.raises(ValueError, match="output_stream must be a file-like object"):
         tf.print("z", output_stream="stdout")
+
+
+def test_a_lone_surrogate_prints_escaped(monkeypatch, tmp_path):
+    # A str may hold a lone surrogate, which no UTF-8 stream can encode: it is written as its escape,
+    # as the player shows it, rather than raising UnicodeEncodeError.
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    tf.print("a" + chr(0xD800) + "é", tf.constant(1.5))
+    stdout.flush()
+    assert stdout.buffer.getvalue().decode("utf-8") == "a\\ud800é 1.5\n"
+    path = tmp_path / "log.txt"
+    tf.print(chr(0xDC80), output_stream=f"file://{path}")
+    assert path.read_text(encoding="utf-8") == "\\udc80\n"

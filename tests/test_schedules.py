@@ -172,3 +172,25 @@ def test_making_a_chain_entry_runs_nothing_the_forward_pass_runs_the_plan():
     assert calls["steps"] == 0 and entry.stored.keys() == {0} and entry.recorded == {}
     assert entry.forward().shape == (1,) and calls["steps"] == 6
     assert set(entry.stored) == {a[1] for a in chain_schedule(6, 2).forward_actions if a[0] == "store"} | {0}
+
+
+def test_a_record_action_names_the_tape_its_step_runs_under():
+    # The player draws a recorded step's entries inside the chain's node: the `schedule` event names
+    # the step's tape, so no tape has to be guessed to be the step's (the first new one it meets).
+    w = tf.Variable(0.9)
+    x = tf.constant(0.5)
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.checkpoint_chain([lambda s: tf.sin(s * w)] * 4, x, snapshots=2)
+        tape.gradient(y, [x, w])
+    records = [i for i, e in enumerate(events) if e.kind == "schedule" and e.data["action"][0] == "record"]
+    assert len(records) == 4              # the forward pass records the last step, the reversal the others
+    for i in records:
+        step_tape = events[i].data["step_tape"]
+        ops = [e for e in events[i + 1:] if e.kind == "op"]
+        assert isinstance(step_tape, tf.GradientTape) and ops[0].data["tape"] is step_tape
+    others = [e.data["step_tape"] for e in events if e.kind == "schedule" and e.data["action"][0] != "record"]
+    assert others and all(t is None for t in others)
+    scene = events.scene()
+    assert {row["tape"] for row in scene.tapes.summary()["tapes"]} <= {"tape"} | {f"step {k}'s tape" for k in range(4)}

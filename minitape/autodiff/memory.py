@@ -63,14 +63,15 @@ class HeldMemory:
         users = self._user_buffers()
         if users.keys() != self.users.keys():   # a new watch, or a variable given a new buffer: count again
             self.buffers, self.current, self.counted = {}, 0, 0
-        self.users = users
+        self.users, first_id, buffers = users, self.first_id, self.buffers
         for entry in entries[self.counted:]:
             for _, value in entry.kept():
-                if value._id < self.first_id:
+                if value._id < first_id:
                     continue                            # the user's: alive anyway
                 buffer = root_buffer(value._value)
-                if id(buffer) not in self.buffers and id(buffer) not in users:   # not a view of the user's
-                    self.buffers[id(buffer)] = buffer
+                key = id(buffer)
+                if key not in buffers and key not in users:     # not a view of the user's
+                    buffers[key] = buffer
                     self.current += arrays.nbytes(buffer)
         self.counted = len(entries)
         self.peak = max(self.peak, self.current)

@@ -171,7 +171,9 @@ class ChainEntry(CallEntry):
     def perform(self, actions: list[tuple]) -> None:
         """Perform the plan's ``actions``, one by one (see [`Schedule`][minitape.checkpointing.revolve.Schedule])."""
         for action in actions:
-            events.emit("schedule", entry=self, action=action)
+            # A step recorded runs under a tape of its own: the event names it, so the player knows its entries.
+            step_tape = GradientTape() if action[0] == "record" else None
+            events.emit("schedule", entry=self, action=action, step_tape=step_tape)
             match action:
                 case ("advance", i, j):
                     self.current = self._run(i, j, self.stored.get(i, self.current))
@@ -180,7 +182,7 @@ class ChainEntry(CallEntry):
                 case ("free", i):
                     del self.stored[i]
                 case ("record", i):
-                    self.recorded[i] = self._record(i, self.stored.get(i, self.current))
+                    self.recorded[i] = self._record(i, self.stored.get(i, self.current), step_tape)
                 case ("backward", i):
                     self._backward(*self.recorded.pop(i))
 
@@ -196,10 +198,10 @@ class ChainEntry(CallEntry):
             x = self._step(k, x)
         return x
 
-    def _record(self, k: int, x: Tensor) -> tuple[GradientTape, Tensor, Tensor]:
-        """Step ``k`` from a fresh copy of ``x``, under a tape of its own (it watches the variables the step reads)."""
+    def _record(self, k: int, x: Tensor, tape: GradientTape) -> tuple[GradientTape, Tensor, Tensor]:
+        """Step ``k`` from a fresh copy of ``x``, under ``tape``, its own (it watches the variables the step reads)."""
         x = identity(x)
-        with GradientTape() as tape:
+        with tape:
             tape.watch(x)
             out = self._step(k, x)
         return tape, x, out

@@ -41,7 +41,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "backward_step": ("tape", "entry", "output_grads", "input_grads"),  # one entry's VJP ran
     "recompute_start": ("function", "entry", "tape"),   # a checkpoint's function runs again, under this local tape...
     "recompute_end": ("function", "entry", "tape"),     # ...which now holds the recomputation
-    "schedule": ("entry", "action"),                    # checkpoint_chain performs one action
+    "schedule": ("entry", "action", "step_tape"),       # checkpoint_chain performs one action (a record: on this tape)
     "print": ("text",),                                 # tf.print wrote this text
     "gradient_end": ("tape",),                          # tape.gradient returned
 }

@@ -46,10 +46,14 @@ def _write(text: str, stream: TextIO | str) -> None:
     if isinstance(stream, str):
         if not stream.startswith("file://"):
             raise ValueError(f"print: output_stream must be a file-like object or 'file://path', got {stream!r}.")
-        with open(stream[len("file://"):], "a", encoding="utf-8") as handle:
+        with open(stream[len("file://"):], "a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(text)
-    else:
+        return
+    try:
         stream.write(text)
+    except UnicodeEncodeError:      # a lone surrogate, or what the stream's encoding lacks: escaped, as the player shows it
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _format_input(item: Any, summarize: int) -> str:

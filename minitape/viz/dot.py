@@ -60,7 +60,7 @@ LEGEND = [name for name in LOOKS if name != "cluster-done"]
 VALUE_LOOKS = {"user", "saved", "discarded", "released"}
 
 
-@dataclass
+@dataclass(slots=True)
 class ValueNode:
     """A value the picture shows: what it is, and what is known about it now.
 
@@ -113,7 +113,7 @@ class ValueNode:
         return "saved" if self.saved else "discarded"
 
 
-@dataclass
+@dataclass(slots=True)
 class OpNode:
     """An entry of a tape: an op, or a checkpointed call drawn as a cluster."""
 

@@ -38,6 +38,7 @@ class Local:
     entries: dict[int, str] = field(default_factory=dict)   # id(entry) -> node key, in this run
     ops: int = 0
     values: int = 0
+    tape: Any = None        # a chain step's tape, named before it records: kept alive while its id keys this run
 
 
 @dataclass
@@ -61,9 +62,6 @@ class Tapes:
         self.names: dict[int, str] = {}       # id(tape) -> the user's name for it
         self.peak = 0                         # the most all rows together have held
         self._users = 0
-
-    def knows(self, tape: Any) -> bool:
-        return id(tape) in self.rows
 
     def add(self, tape: Any, label: str | None = None, local: bool = False) -> None:
         """Give ``tape`` a row (once): the user's tapes are named ``tape``, ``tape 2``..., or as in ``names``."""
@@ -95,9 +93,9 @@ class Tapes:
         row = self.rows.get(id(tape))
         return "tape" if row is None else row.label
 
-    def keeps(self, tape: Any, key: str) -> None:
+    def keeps(self, tape: Any, keys: list[str]) -> None:
         if id(tape) in self.rows:
-            self.rows[id(tape)].kept.add(key)
+            self.rows[id(tape)].kept.update(keys)
 
     def release(self, tape: Any) -> list[str]:
         """``tape`` let go: the values it kept that no other tape still holds."""

@@ -32,12 +32,14 @@ the same node every time that checkpoint is recomputed (a persistent tape's seco
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from minitape.autodiff.memory import HeldMemory
 from minitape.core.events import Event
 from minitape.core.tensor import Tensor, Variable, wrap
+from minitape.viz.backward import BackwardPass
 from minitape.viz.dot import OpNode, ValueNode, to_dot
 from minitape.viz.memory import Local, Tapes, describe_kept
 from minitape.viz.names import name_map, short, tape_names
@@ -45,7 +47,7 @@ from minitape.viz.render import to_svg
 
 
 @dataclass(repr=False)
-class Scene:
+class Scene(BackwardPass):
     """What a picture shows at one moment; ``apply`` moves it on by one event.
 
     >>> import minitape as tf
@@ -77,14 +79,12 @@ class Scene:
         self._entries: dict[int, str] = {}      # an entry of the user's tapes: id(entry) -> node key
         self._reserved: dict[int, str] = {}     # a call known before it is recorded (checkpoint_chain)
         self._slots: dict[tuple, str] = {}      # (run, kind, k) -> node key: recomputations reuse their nodes
-        self._pending: Local | None = None      # a checkpoint_chain step started; its tape not yet seen
         self._locals: dict[int, Local] = {}     # id(local tape) -> its recomputation
         self._passes: dict[int, dict[int, Any]] = {}    # id(tape) -> gradients flowing into its leaves so far
-        self._made = {"v": 0, "o": 0}          # node keys handed out: v0, v1...; o0, o1...
+        self._made = {"v": itertools.count(), "o": itertools.count()}   # node keys handed out: v0, v1...; o0, o1...
 
     def _new_key(self, kind: str) -> str:
-        self._made[kind] += 1
-        return f"{kind}{self._made[kind] - 1}"
+        return f"{kind}{next(self._made[kind])}"
 
     # -- building -------------------------------------------------------------
     @classmethod
@@ -111,11 +111,17 @@ class Scene:
         >>> [op.name for op in tf.viz.Scene.of_tape(tape).ops.values()]
         ['exp', 'sin']
         """
-        scene, held, recorded = cls.named(names), HeldMemory(tape.first_id), []
-        for entry in tape.entries():             # what memory_info() said after each entry was recorded:
-            recorded.append(entry)
-            held.count(recorded)                 # counts the entries added since its last count, here one
-            scene._on_op(tape, entry, held.as_dict())     # as apply(Event("op", ...)) would, for one tape
+        # As apply(Event("op", ...)) for each entry would draw it, with the memory_info() of that moment;
+        # recording only adds to what a tape holds, so the rows need only the last two moments.
+        scene, entries, held = cls.named(names), tape.entries(), HeldMemory(tape.first_id)
+        if not entries:
+            return scene
+        scene.tapes.add(tape)
+        for entry in entries:
+            node, kept = scene._draw(tape, entry, None)
+        scene.tapes.remember(tape, {"current": held.count(entries[:-1]), "peak": held.peak})
+        held.count(entries)
+        scene.said = scene._recorded(node, kept, scene.tapes.remember(tape, held.as_dict()), None)
         scene.current = None                     # a tape drawn whole: no step is in progress
         return scene
 
@@ -134,14 +140,9 @@ class Scene:
             handler(**event.data)
 
     def _scope(self, tape: Any) -> Local | None:
-        """The recomputation ``tape`` records for (a chain's step claims the first new tape); None for the user's."""
+        """The recomputation ``tape`` records for (a chain's step's tape is named by its event); None for the user's."""
         local = self._locals.get(id(tape))
-        if local is None and self._pending is not None and not self.tapes.knows(tape):
-            local = self._locals[id(tape)] = self._pending
-            self._pending = None
-            self.tapes.add(tape, local.label, local=True)
-        elif local is None:
-            self.tapes.add(tape)
+        self.tapes.add(tape, local and local.label, local=local is not None)     # a row from its first event on
         return local
 
     def _on_watch(self, tape: Any, tensor: Any, memory: dict) -> None:
@@ -165,35 +166,44 @@ class Scene:
     def _on_op(self, tape: Any, entry: Any, memory: dict) -> None:
         local = self._scope(tape)
         added = self.tapes.remember(tape, memory)
-        if local is not None and local.cluster is None:
-            return
-        ids = self._ids if local is None else local.ids
+        if local is None or local.cluster is not None:
+            self.said = self._recorded(*self._draw(tape, entry, local), added, local)
+
+    def _draw(self, tape: Any, entry: Any, local: Local | None) -> tuple[OpNode, list[str]]:
+        """Draw ``entry`` (once: nested tapes record the same one), mark what it keeps; its node and those values."""
         key = self._entries.get(id(entry)) if local is None else None
-        if key is None:                                  # a new entry (nested tapes record the same one)
+        specs = entry.input_specs() + entry.output_specs()
+        if key is None:
             key = self._op_key(entry, local)
-            node = OpNode(entry.label, [], [], cluster=local and local.cluster, checkpoint=entry.is_call,
-                          recomputed=local is not None)
-            node.inputs = [self._input(i, spec, tape, local) for i, spec in zip(entry.inputs, entry.input_specs())]
-            node.outputs = [self._value(ids, i, spec, tape, local) for i, spec in zip(entry.outputs, entry.output_specs())]
-            self.ops[key] = node
+            ids = self._ids if local is None else local.ids
+            node = self.ops[key] = OpNode(entry.label, [], [], cluster=local and local.cluster,
+                                          checkpoint=entry.is_call, recomputed=local is not None)
+            if local is None:                            # what the user's tapes read is theirs
+                node.inputs = [self._value(ids, i, spec, tape) for i, spec in zip(entry.inputs, specs)]
+            else:
+                node.inputs = [self._input(i, spec, tape, local) for i, spec in zip(entry.inputs, specs)]
+            node.outputs = [self._value(ids, i, spec, tape, local)
+                            for i, spec in zip(entry.outputs, specs[len(node.inputs):])]
         node = self.ops[key]
         held = {id(t) for _, t in entry.kept()}
-        kept = [k for k, spec in zip(node.inputs + node.outputs, entry.input_specs() + entry.output_specs())
-                if id(spec) in held]
+        kept = [k for k, spec in zip(node.inputs + node.outputs, specs) if id(spec) in held] if held else []
         for k in kept:
             self.values[k].saved = True
-            self.tapes.keeps(tape, k)
-            self.dirty.add(k)
+        self.tapes.keeps(tape, kept)
+        self.dirty.update(kept)
         self._set_current(key)
-        names = [self.values[k].name for k in kept]
-        verb = "recorded" if local is None else "recomputed"
-        self.said = f"{verb} {node.name}, " + describe_kept(names, added)
+        return node, kept
 
-    def _input(self, tensor_id: int, spec: Any, tape: Any, local: Local | None) -> str:
-        """The node an entry reads: inside a recomputation, what is older than its local tape (a variable,
+    def _recorded(self, node: OpNode, kept: list[str], added: int | None, local: Local | None) -> str:
+        """What recording an entry did, in words."""
+        names = [self.values[k].name for k in kept]
+        return f"{'recorded' if local is None else 'recomputed'} {node.name}, " + describe_kept(names, added)
+
+    def _input(self, tensor_id: int, spec: Any, tape: Any, local: Local) -> str:
+        """The node an entry of a recomputation reads: what is older than its local tape (a variable,
         a value the function captured) is the user's tapes' node, drawn once."""
-        if local is None or tensor_id in local.ids:
-            return self._value(self._ids if local is None else local.ids, tensor_id, spec, tape, local)
+        if tensor_id in local.ids:
+            return self._value(local.ids, tensor_id, spec, tape, local)
         if tensor_id in self._ids or tensor_id < tape.first_id:
             return self._value(self._ids, tensor_id, spec, tape)
         return self._value(local.ids, tensor_id, spec, tape, local)
@@ -220,20 +230,22 @@ class Scene:
         elif key is None:
             key = ids[tensor_id] = self._new_key("v")
         node = self.values.get(key)
+        variable = isinstance(spec, Variable)
         if node is None or node.tensor_id != tensor_id:        # new, or a recomputation's new value in its slot
-            fresh = ValueNode(name or self.names.get(tensor_id, f"#{key[1:]}"),
-                              cluster=local and local.cluster, tensor_id=tensor_id)
-            fresh.users = isinstance(spec, Variable) or tensor_id < tape.first_id
-            node = self.values[key] = fresh
-        if isinstance(spec, Variable):              # a variable itself: its value now, if nothing better is known
+            node = self.values[key] = ValueNode(name or self.names.get(tensor_id) or f"#{key[1:]}",
+                                                users=variable or tensor_id < tape.first_id,
+                                                cluster=local and local.cluster, tensor_id=tensor_id)
+        if variable:              # a variable itself: its value now, if nothing better is known
             node.spec = node.spec if node.spec is not None else wrap(spec._value, spec._id)
-        elif isinstance(spec, Tensor) or node.spec is None:
+        elif node.spec is None or isinstance(spec, Tensor):
             node.spec = spec        # the value (an op's reading of a variable: its value then), else its shape and dtype
         self.dirty.add(key)
         return key
 
     def _set_current(self, key: str | None) -> None:
-        self.dirty.update(k for k in (self.current, key) if k is not None)
+        for k in (self.current, key):
+            if k is not None:
+                self.dirty.add(k)
         self.current = key
 
     def _on_checkpoint_enter(self, function: str, memory: Any = None) -> None:
@@ -242,66 +254,6 @@ class Scene:
     def _on_checkpoint_leave(self, function: str, entry: Any, memory: Any = None) -> None:
         self.said = (f"recorded one entry for {short(function)}: its inputs, not its activations" if entry is not None
                      else f"{short(function)} returned; no tape records it")
-
-    def _on_gradient_start(self, tape: Any, memory: dict) -> None:
-        local = self._scope(tape)
-        self.tapes.remember(tape, memory)
-        self._passes[id(tape)] = {}
-        if local is None:             # a new gradient: the last one's numbers leave the picture
-            for key, node in self.values.items():
-                if node.grad is not None:
-                    node.grad = None
-                    self.dirty.add(key)
-            for key, op in self.ops.items():
-                if op.done:
-                    op.done = False
-                    self.dirty.add(key)
-            self.phase = "backward"
-            self.said = f"{self.tapes.label(tape)}.gradient: playing the tape backwards, last entry first"
-
-    def _on_backward_step(self, tape: Any, entry: Any, output_grads: list, input_grads: list,
-                          memory: Any = None) -> None:
-        local = self._locals.get(id(tape))
-        self.tapes.remember(tape, memory)
-        key = (self._entries if local is None else local.entries).get(id(entry))
-        if key is None or id(tape) not in self._passes:
-            return
-        ids = self._ids if local is None else local.ids
-        for i, g in zip(entry.outputs, output_grads):          # complete: every later entry has run
-            if g is not None and i in ids:
-                self.values[ids[i]].grad = g.numpy()
-                self.dirty.add(ids[i])
-        flowing = self._passes[id(tape)]
-        for i, g in zip(entry.inputs, input_grads):
-            if g is not None:
-                flowing[i] = flowing[i] + g.numpy() if i in flowing else g.numpy()
-        self.ops[key].done = True
-        self._set_current(key)
-        self.said = f"backward through {self.ops[key].name}: gradients flow to its inputs"
-
-    def _on_gradient_end(self, tape: Any, memory: dict) -> None:
-        local = self._locals.get(id(tape))
-        held = self.tapes.held(tape)
-        self.tapes.remember(tape, memory)
-        ids = self._ids if local is None else local.ids
-        for i, g in self._passes.pop(id(tape), {}).items():        # the leaves' gradients are complete now
-            if i in ids and self.values[ids[i]].grad is None:
-                self.values[ids[i]].grad = g
-                self.dirty.add(ids[i])
-        for key in self.tapes.release(tape) if memory["current"] == 0 else []:
-            self.values[key].released = True
-            self.dirty.add(key)
-        if local is not None:
-            del self._locals[id(tape)]
-            self.tapes.close(tape)
-            if local.cluster is not None:
-                self._cluster(local.cluster, "cluster-done")
-            self.said = f"the local tape lets go of the recomputation ({held:,} bytes)"
-        else:
-            self.phase = "done"
-            self._set_current(None)
-            let_go = memory["current"] == 0 and held
-            self.said = "gradient done" + (f": the tape let go of what it held ({held:,} bytes)" if let_go else "")
 
     def _on_recompute_start(self, function: str, entry: Any, tape: Any, memory: dict) -> None:
         key = self._key_of(entry)
@@ -326,14 +278,14 @@ class Scene:
         self.trace += text
         self.said = f"printed {text.rstrip()!r}"
 
-    def _on_schedule(self, entry: Any, action: tuple, memory: Any = None) -> None:
+    def _on_schedule(self, entry: Any, action: tuple, step_tape: Any, memory: Any = None) -> None:
         self.said = f"checkpoint_chain: {action[0]} {' → '.join(str(a) for a in action[1:])}"
         if action[0] == "record":                # the step runs under a tape of its own: drawn in the chain's cluster
             key = self._key_of(entry)
             if key is None:
                 key = self._reserved[id(entry)] = self._new_key("o")
-            self._pending = Local(key, f"{key}:{action[1]}", [], label=f"step {action[1]}'s tape",
-                                  input_name=f"state {action[1]}")
+            self._locals[id(step_tape)] = Local(key, f"{key}:{action[1]}", [], f"step {action[1]}'s tape",
+                                                input_name=f"state {action[1]}", tape=step_tape)
             self._cluster(key, "cluster")
 
     def _cluster(self, key: str, look: str) -> None:
