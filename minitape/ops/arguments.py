@@ -279,6 +279,21 @@ def nonzero_divisor(name: str, forward: Callable) -> Callable:
     return run
 
 
+def under_tfs_name(function: Callable, argument: str) -> Callable:
+    """``function(x, name=None)`` taking its one input by TF's keyword: ``features`` (activations) or ``input``.
+
+    One call more, paid only by the ops TF names otherwise; ``x`` keeps ``function`` itself.
+
+    >>> import inspect
+    >>> str(inspect.signature(under_tfs_name(lambda x, name=None: x, "features")))
+    '(features, name=None)'
+    """
+    shells: dict[str, Callable] = {"x": function,
+                                   "features": lambda features, name=None: function(features, name),
+                                   "input": lambda input, name=None: function(input, name)}
+    return shells[argument]
+
+
 # ---- argument helpers
 
 def plain(value: Any) -> Any:
