@@ -1,0 +1,58 @@
+"""Record what TensorFlow 2.21 (Keras 3) answers on the follow-ups of issues #23 and #24, for
+tests/test_followups_tf.py (run by hand, never by CI).
+
+    TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_followups.py   # writes tests/data/tf_followups.json
+
+Each case is a few lines run with ``tf`` (and ``np``) bound, leaving its answer in ``result``, recorded as
+``record_tf_refusals.run`` does: a tensor (value, shape, dtype), a list of them, or an exception (type and text).
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+
+from record_tf_refusals import run
+
+OUT = pathlib.Path(__file__).parent / "data" / "tf_followups.json"
+
+_I8 = "i8 = lambda v: tf.constant(v, tf.int8)\n"
+#: The logic ops at the top level and tf.math, and tf.bitwise: values, dtypes, and what each refuses.
+LOGIC = {
+    "logical_and": "result = tf.logical_and([True, False], [True, True])",
+    "logical_or": "result = tf.logical_or([True, False], [False, False])",
+    "logical_not": "result = tf.logical_not([True, False])",
+    "math_logical_xor": "result = tf.math.logical_xor([True, False], [True, True])",
+    "logical_and_ints": "result = tf.logical_and(tf.constant([1, 0]), tf.constant([1, 1]))",
+    "bitwise_and": "result = tf.bitwise.bitwise_and(tf.constant([12, 10]), 6)",
+    "bitwise_or_uint8": "result = tf.bitwise.bitwise_or(tf.constant([12, 3], tf.uint8), tf.constant([1, 4], tf.uint8))",
+    "bitwise_xor_int64": "result = tf.bitwise.bitwise_xor(tf.constant([12, -1], tf.int64), tf.constant([5, 7], tf.int64))",
+    "invert_uint8": "result = tf.bitwise.invert(tf.constant([0, 5], tf.uint8))",
+    "invert_int16": "result = tf.bitwise.invert(tf.constant([0, -5], tf.int16))",
+    "bitwise_and_bools": "result = tf.bitwise.bitwise_and(tf.constant([True]), tf.constant([True]))",
+    "bitwise_and_floats": "result = tf.bitwise.bitwise_and(tf.constant([1.0]), tf.constant([1.0]))",
+    "left_shift": "result = tf.bitwise.left_shift([1, 2], [3, 1])",
+    "left_shift_int8_wraps": _I8 + "result = tf.bitwise.left_shift(i8([1, 64, -1, 3]), i8([1, 2, 7, 9]))",
+    "left_shift_clamped": "result = tf.bitwise.left_shift(tf.constant([5, 5]), tf.constant([-1, 40]))",
+    "left_shift_int64": "result = tf.bitwise.left_shift(tf.constant([1], tf.int64), tf.constant([63], tf.int64))",
+    "left_shift_uint16": "result = tf.bitwise.left_shift(tf.constant([1, 3], tf.uint16), tf.constant([15, 16], tf.uint16))",
+    "left_shift_broadcast": "result = tf.bitwise.left_shift(tf.constant([[1], [2]]), tf.constant([0, 1, 2]))",
+    "right_shift_signed": "result = tf.bitwise.right_shift(tf.constant([-8, -8, 8, 8]), tf.constant([1, 40, -1, 33]))",
+    "right_shift_uint8": "result = tf.bitwise.right_shift(tf.constant([200, 200], tf.uint8), tf.constant([1, 9], tf.uint8))",
+    "left_shift_mixed": "result = tf.bitwise.left_shift(tf.constant([1], tf.int8), tf.constant([1], tf.int32))",
+    "right_shift_floats": "result = tf.bitwise.right_shift(tf.constant([1.0]), tf.constant([1.0]))",
+}
+
+GROUPS = {"logic": LOGIC}
+
+
+def main() -> None:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+    records = {group: {name: run(tf, code) for name, code in cases.items()} for group, cases in GROUPS.items()}
+    OUT.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {OUT}: {sum(len(r) for r in records.values())} records")
+
+
+if __name__ == "__main__":
+    main()

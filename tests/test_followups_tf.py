@@ -1,0 +1,25 @@
+"""Follow-ups of issues #23 [correctness] and #24 [training], each answered as TF 2.21 (Keras 3) does.
+
+``tests/record_tf_followups.py`` recorded TF's answers in ``tests/data/tf_followups.json``; values and dtypes
+compare exactly, errors by type and TF's words (as ``test_adversarial_regressions.same`` does).
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+import minitape as tf
+import record_tf_followups as spec
+from record_tf_refusals import run
+from test_adversarial_regressions import same
+
+RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "tf_followups.json").read_text())
+#: Refusals whose text is minitape's own, as for every binary op (the dtypes named, and what to do): type only.
+OWN_WORDS = {"bitwise_and_bools", "bitwise_and_floats", "right_shift_floats", "left_shift_mixed", "logical_and_ints"}
+
+
+@pytest.mark.parametrize("name", sorted(spec.LOGIC))
+def test_logic_and_bitwise_ops_answer_as_tf(name: str) -> None:
+    same(run(tf, spec.LOGIC[name]), RECORDED["logic"][name], f"logic/{name}", name not in OWN_WORDS)
