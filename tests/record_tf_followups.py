@@ -43,7 +43,18 @@ LOGIC = {
     "right_shift_floats": "result = tf.bitwise.right_shift(tf.constant([1.0]), tf.constant([1.0]))",
 }
 
-GROUPS = {"logic": LOGIC}
+#: A Python number past the tensor's dtype: TF gives inf (floats) or wraps (ints), and prints nothing.
+OVERFLOW = {
+    "float32_times_1e40": "result = tf.ones(2) * 1e40",
+    "float32_times_10_pow_40": "result = 10**40 * tf.ones(2)",
+    "float16_plus_1e6": "result = tf.constant(1.0, tf.float16) + 1e6",
+    "float64_times_1e300": "result = tf.constant([1e300], tf.float64) * 1e300",
+    "int8_plus_300": "result = tf.constant(3, tf.int8) + 300",
+    "int8_vector_plus_300": "result = tf.constant([3, -3], tf.int8) + 300",
+    "uint8_minus_1": "result = tf.constant([3], tf.uint8) - 4",
+}
+
+GROUPS = {"logic": LOGIC, "overflow": OVERFLOW}
 
 
 def main() -> None:

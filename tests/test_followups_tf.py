@@ -6,6 +6,7 @@ compare exactly, errors by type and TF's words (as ``test_adversarial_regression
 from __future__ import annotations
 
 import json
+import warnings
 import pathlib
 
 import pytest
@@ -23,3 +24,12 @@ OWN_WORDS = {"bitwise_and_bools", "bitwise_and_floats", "right_shift_floats", "l
 @pytest.mark.parametrize("name", sorted(spec.LOGIC))
 def test_logic_and_bitwise_ops_answer_as_tf(name: str) -> None:
     same(run(tf, spec.LOGIC[name]), RECORDED["logic"][name], f"logic/{name}", name not in OWN_WORDS)
+
+
+@pytest.mark.parametrize("name", sorted(spec.OVERFLOW))
+def test_numbers_past_the_dtype_give_tfs_value_without_a_warning(name: str) -> None:
+    """``tf.ones(2) * 1e40`` is inf and ``int8 + 300`` wraps, as in TF, which prints nothing: no NumPy RuntimeWarning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = run(tf, spec.OVERFLOW[name])
+    same(ours, RECORDED["overflow"][name], f"overflow/{name}")
