@@ -54,7 +54,23 @@ OVERFLOW = {
     "uint8_minus_1": "result = tf.constant([3], tf.uint8) - 4",
 }
 
-GROUPS = {"logic": LOGIC, "overflow": OVERFLOW}
+_PADDED = ("x = np.array([[[1.0, 2.0], [0.0, 0.0], [3.0, -1.0]], [[0.5, 0.5], [0.0, 0.0], [0.0, 0.0]],"
+           " [[0.0, 0.0], [2.0, 0.0], [-1.0, 1.0]]], np.float32)\n")
+_FIXED = ("rng = np.random.default_rng(0)\n"
+          "model.set_weights([0.5 * rng.standard_normal(w.shape).astype(np.float32) for w in model.get_weights()])\n")
+#: Keras 3 layers and their floats (compared to 1e-6): the masks they pass on, their dtypes.
+KERAS = {
+    "masking_values": _PADDED + "result = tf.keras.layers.Masking(0.0)(x)",
+    "masking_mask": _PADDED + "result = tf.keras.layers.Masking(0.0).compute_mask(tf.constant(x))",
+    "masking_other_value": _PADDED + "result = tf.keras.layers.Masking(0.5)(x)",
+    "masking_lstm": _PADDED + "model = tf.keras.Sequential([tf.keras.layers.Masking(0.0), tf.keras.layers.LSTM(4)])\n"
+                    "model.build((None, 3, 2))\n" + _FIXED + "result = model(x)",
+    "masking_lstm_sequences": _PADDED + "model = tf.keras.Sequential([tf.keras.layers.Masking(0.0), "
+                              "tf.keras.layers.LSTM(3, return_sequences=True)])\n"
+                              "model.build((None, 3, 2))\n" + _FIXED + "result = model(x)",
+}
+
+GROUPS = {"logic": LOGIC, "overflow": OVERFLOW, "keras": KERAS}
 
 
 def main() -> None:

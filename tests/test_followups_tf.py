@@ -9,6 +9,7 @@ import json
 import warnings
 import pathlib
 
+import numpy as np
 import pytest
 
 import minitape as tf
@@ -33,3 +34,18 @@ def test_numbers_past_the_dtype_give_tfs_value_without_a_warning(name: str) -> N
         warnings.simplefilter("error")
         ours = run(tf, spec.OVERFLOW[name])
     same(ours, RECORDED["overflow"][name], f"overflow/{name}")
+
+
+def close(ours, theirs, path: str) -> None:
+    """Keras floats: the dtype and shape TF's, the values within 1e-6 (or the same error)."""
+    if "error" in theirs:
+        same(ours, theirs, path, words=False)
+        return
+    assert isinstance(ours, dict) and "value" in ours, f"{path}: TF gave a tensor, minitape {ours}"
+    assert (ours["dtype"], ours["shape"]) == (theirs["dtype"], theirs["shape"]), f"{path}: {ours} vs {theirs}"
+    np.testing.assert_allclose(np.array(ours["value"]), np.array(theirs["value"]), atol=1e-6, err_msg=path)
+
+
+@pytest.mark.parametrize("name", sorted(spec.KERAS))
+def test_keras_layers_answer_as_keras_3(name: str) -> None:
+    close(run(tf, spec.KERAS[name]), RECORDED["keras"][name], f"keras/{name}")
