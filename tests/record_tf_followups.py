@@ -68,6 +68,26 @@ KERAS = {
     "masking_lstm_sequences": _PADDED + "model = tf.keras.Sequential([tf.keras.layers.Masking(0.0), "
                               "tf.keras.layers.LSTM(3, return_sequences=True)])\n"
                               "model.build((None, 3, 2))\n" + _FIXED + "result = model(x)",
+    "dense_float64": "d = tf.keras.layers.Dense(3, dtype='float64', kernel_initializer='ones', bias_initializer='ones')\n"
+                     "result = [d(np.ones((1, 2))), tf.identity(d.kernel), tf.identity(d.bias), d.dtype, "
+                     "d.compute_dtype, d.variable_dtype]",
+    "dense_float64_int_input": "result = tf.keras.layers.Dense(2, dtype='float64', kernel_initializer='ones')"
+                               "(tf.constant([[1, 2]]))",
+    "dense_float64_of_float32": "result = tf.keras.layers.Dense(2, dtype=tf.float64, kernel_initializer='ones')"
+                                "(tf.constant([[0.1, 0.2]]))",
+    "dense_default_casts_float64": "result = tf.keras.layers.Dense(2, kernel_initializer='ones')(tf.ones((1, 2), "
+                                   "tf.float64))",
+    "relu_default_casts_float64": "result = tf.keras.layers.ReLU()(tf.constant([-1.0, 2.0], tf.float64))",
+    "relu_float64": "result = tf.keras.layers.ReLU(dtype='float64')(tf.constant([-1.0, 2.0]))",
+    "dense_float16": "result = tf.keras.layers.Dense(2, dtype='float16', kernel_initializer='ones')(np.ones((1, 2)))",
+    "conv2d_float64": "c = tf.keras.layers.Conv2D(2, 3, dtype='float64', kernel_initializer='ones')\n"
+                      "result = [c(np.ones((1, 4, 4, 1))), tf.identity(c.kernel)]",
+    "lstm_float64": "l = tf.keras.layers.LSTM(2, dtype='float64', kernel_initializer='ones', "
+                    "recurrent_initializer='ones')\nresult = [l(0.1 * np.ones((1, 3, 2))), *map(tf.identity, l.weights)]",
+    "sequential_float64_then_float32": "model = tf.keras.Sequential([tf.keras.layers.Dense(2, dtype='float64'), "
+                                       "tf.keras.layers.Dense(1)])\nresult = model(np.ones((1, 2))).dtype.name",
+    "dtype_unknown": "result = tf.keras.layers.Dense(2, dtype='float65')",
+    "dtype_number": "result = tf.keras.layers.Dense(2, dtype=3)",
 }
 
 GROUPS = {"logic": LOGIC, "overflow": OVERFLOW, "keras": KERAS}

@@ -37,9 +37,15 @@ def test_numbers_past_the_dtype_give_tfs_value_without_a_warning(name: str) -> N
 
 
 def close(ours, theirs, path: str) -> None:
-    """Keras floats: the dtype and shape TF's, the values within 1e-6 (or the same error)."""
-    if "error" in theirs:
-        same(ours, theirs, path, words=False)
+    """Keras floats: the dtype and shape TF's, the values within 1e-6; lists item by item; strings and errors
+    (type and TF's words) as ``same`` compares them."""
+    if isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours} vs TF's {theirs}"
+        for k, (a, b) in enumerate(zip(ours, theirs)):
+            close(a, b, f"{path}[{k}]")
+        return
+    if isinstance(theirs, str) or "error" in theirs:
+        assert ours == theirs if isinstance(theirs, str) else same(ours, theirs, path) is None, f"{path}: {ours}"
         return
     assert isinstance(ours, dict) and "value" in ours, f"{path}: TF gave a tensor, minitape {ours}"
     assert (ours["dtype"], ours["shape"]) == (theirs["dtype"], theirs["shape"]), f"{path}: {ours} vs {theirs}"
