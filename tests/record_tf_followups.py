@@ -89,6 +89,15 @@ KERAS = {
     "dtype_unknown": "result = tf.keras.layers.Dense(2, dtype='float65')",
     "dtype_number": "result = tf.keras.layers.Dense(2, dtype=3)",
 }
+_FIT = ("model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer='ones', bias_initializer='zeros')])\n"
+        "model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss={!r})\n"
+        "x = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [-2.0, 1.0]], np.float32)\n"
+        "h = model.fit(x, np.array([1.0, 0.5, 2.0, 1.5], np.float32), epochs=3, batch_size=4, shuffle=False, verbose=0)\n"
+        "result = [tf.constant(h.history['loss']), tf.identity(model.weights[0])]")
+#: Losses compiled by their long names (labels (n,) against predictions (n, 1)): the history and the weights.
+KERAS.update({f"compile_{name}": _FIT.format(name) for name in (
+    "mean_absolute_error", "mean_squared_error", "mean_absolute_percentage_error", "mean_squared_logarithmic_error")})
+KERAS["compile_logcosh"] = _FIT.format("logcosh")         # Keras 3 knows log_cosh only
 
 GROUPS = {"logic": LOGIC, "overflow": OVERFLOW, "keras": KERAS}
 
