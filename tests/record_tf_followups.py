@@ -8,11 +8,9 @@ Each case is a few lines run with ``tf`` (and ``np``) bound, leaving its answer 
 """
 from __future__ import annotations
 
-import json
-import os
 import pathlib
 
-from record_tf_refusals import run
+from record_tf_refusals import record
 
 OUT = pathlib.Path(__file__).parent / "data" / "tf_followups.json"
 
@@ -103,11 +101,7 @@ GROUPS = {"logic": LOGIC, "overflow": OVERFLOW, "keras": KERAS}
 
 
 def main() -> None:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    import tensorflow as tf
-    records = {group: {name: run(tf, code) for name, code in cases.items()} for group, cases in GROUPS.items()}
-    OUT.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT}: {sum(len(r) for r in records.values())} records")
+    record(GROUPS, OUT)
 
 
 if __name__ == "__main__":
