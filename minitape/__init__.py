@@ -61,6 +61,8 @@ from minitape import dialect
 from minitape.dialect import config, linalg, math, nn
 from minitape.dialect import data
 from minitape.dialect import image
+from minitape.dialect import bitwise
+from minitape.ops import logical_and, logical_not, logical_or
 from minitape.dialect.functions import TensorSpec, function
 from minitape.dialect.control_flow import while_loop
 from minitape.dialect.control_flow import cond, map_fn, scan, vectorized_map

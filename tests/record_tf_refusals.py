@@ -204,12 +204,17 @@ def plain(value: Any) -> Any:
     return {"value": array.tolist(), "shape": list(array.shape), "dtype": value.dtype.name}
 
 
-def main() -> None:
+def record(groups: dict[str, dict[str, str]], out: pathlib.Path) -> None:
+    """Run every case of ``groups`` with TensorFlow and write the answers, by group and name, to ``out``."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
-    records = {group: {name: run(tf, code) for name, code in cases.items()} for group, cases in GROUPS.items()}
-    OUT.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT}: {sum(len(r) for r in records.values())} records")
+    records = {group: {name: run(tf, code) for name, code in cases.items()} for group, cases in groups.items()}
+    out.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {out}: {sum(len(r) for r in records.values())} records")
+
+
+def main() -> None:
+    record(GROUPS, OUT)
 
 
 if __name__ == "__main__":

@@ -220,3 +220,19 @@ def test_two_devices_of_one_library_are_named_apart():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"input 0 is on .*CPU:0 \(array_api_strict\) but "
                                                              r"input 1 is on .*CPU:1 \(array_api_strict\)"):
         on_strict([1.0]) * there
+
+
+@pytest.mark.parametrize("values", [np.arange(12, dtype=np.float32).reshape(2, 3, 2),
+                                    np.array([[[True], [False], [True]]])])
+def test_the_one_scatter_adds_alike_with_and_without_add_at(values, strict):
+    """arrays.add_at serves gather, gather_nd and segment sums: NumPy's add.at and the standard's one-hot product agree."""
+    indices = np.array([2, 0, 2])
+    here = tf.core.arrays.add_at(values, indices, 4)
+    there = tf.core.arrays.add_at(strict.xp.asarray(values), indices, 4)
+    assert here.dtype == values.dtype and np.array_equal(np.asarray(there), here)
+
+
+def test_segment_sums_drop_negative_ids_on_a_foreign_backend(strict):
+    with backends.use("array_api_strict"):
+        out = tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0, 4.0]), [1, -1, 1], num_segments=2)
+    assert backends.backend_of(out._value) is strict and out.numpy().tolist() == [0.0, 5.0]

@@ -22,7 +22,7 @@ NAMESPACES = (
     "keras.initializers", "keras.regularizers", "keras.constraints", "dialect.init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
     "keras.utils", "keras.trainer", "config", "keras.ops", "keras.ops.linalg", "keras.backend", "keras.random",
     "keras.config", "course.gradcheck", "course.exercises", "course.budgets",
-    "viz", "backends", "dtypes", "nest", "errors", "data", "data.experimental",
+    "viz", "backends", "dtypes", "nest", "errors", "data", "data.experimental", "bitwise",
 )
 PARSER = doctest.DocTestParser()
 

@@ -76,6 +76,31 @@ def full_beside(array: Any, shape: tuple[int, ...], value: float | int | bool) -
     return backends.namespace(array).full(shape, value, dtype=array.dtype, device=backends.device_of(array))
 
 
+def add_at(updates: Any, indices: np.ndarray, count: int) -> Any:
+    """Zeros of ``(outer, count, inner)`` with ``updates`` (``(outer, len(indices), inner)``) added along the
+    middle axis at the host ints ``indices``; repeated indices add up (booleans add as "or").
+
+    The one scatter every gather-like op needs for its gradient.
+
+    >>> tf.core.arrays.add_at(np.ones((1, 3, 2), np.float32), np.array([2, 0, 2]), 4)[0]
+    array([[1., 1.],
+           [0., 0.],
+           [2., 2.],
+           [0., 0.]], dtype=float32)
+    """
+    xp = backends.namespace(updates)
+    outer, _, inner = updates.shape
+    if hasattr(getattr(xp, "add", None), "at"):          # NumPy and CuPy sum repeated indices in place
+        out = full_beside(updates, (outer, count, inner), 0)
+        xp.add.at(out, (slice(None), asarray_beside(updates, indices)), updates)
+        return out
+    truth = updates.dtype == xp.bool                      # the standard has no scatter: a one-hot product,
+    numbers = xp.astype(updates, xp.int32) if truth else updates    # booleans counted as ints then as "any"
+    hits = asarray_beside(updates, indices[:, None] == np.arange(count))
+    out = xp.matmul(xp.matrix_transpose(xp.astype(hits, numbers.dtype)), numbers)
+    return out > 0 if truth else out
+
+
 def nbytes(array: Any) -> int:
     """Bytes of the buffer behind ``array`` (the standard has no ``nbytes``: size times item size).
 

@@ -14,3 +14,4 @@ from minitape.ops import floordiv as floor_div  # noqa: F401
 from minitape.ops import mod as floormod  # noqa: F401
 from minitape.ops import divide as truediv  # noqa: F401
 from minitape.ops import cumprod, round, segment_sum, top_k, unsorted_segment_sum  # noqa: F401, A004
+from minitape.ops import logical_xor  # noqa: F401

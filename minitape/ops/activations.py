@@ -49,21 +49,21 @@ def _elu(xp, x):
     return xp.where(x > 0, x, xp.expm1(xp.minimum(x, 0)))     # expm1 only where it is used: no overflow
 
 
-elu = unary("elu", _elu, lambda g, ans, x: apply(_ELU_GRAD, (ans, g)), keep=(ANS,), doc="""
+elu = unary("elu", _elu, lambda g, ans, x: apply(_ELU_GRAD, (ans, g)), keep=(ANS,), argument="features", doc="""
     Exponential linear unit: ``x`` where ``x > 0``, else ``exp(x) - 1``.
 
     >>> tf.nn.elu([-1.0, 0.0, 2.0]).numpy()
     array([-0.63212055,  0.        ,  2.        ], dtype=float32)
     """)
 selu = unary("selu", lambda xp, x: SELU_SCALE * xp.where(x > 0, x, SELU_ALPHA * xp.expm1(xp.minimum(x, 0))),
-             lambda g, ans, x: apply(_SELU_GRAD, (ans, g)), keep=(ANS,), doc="""
+             lambda g, ans, x: apply(_SELU_GRAD, (ans, g)), keep=(ANS,), argument="features", doc="""
     Scaled exponential linear unit: ``scale * elu`` with ``alpha`` below 0 (``scale ≈ 1.0507``, ``alpha ≈ 1.6733``).
 
     >>> tf.nn.selu([-1.0, 1.0]).numpy()
     array([-1.1113307,  1.050701 ], dtype=float32)
     """)
 relu6 = unary("relu6", lambda xp, x: xp.minimum(xp.maximum(x, 0), 6), lambda g, ans, x: apply(_RELU6_GRAD, (ans, g)),
-              keep=(ANS,), accepts=NUMBERS, doc="""
+              keep=(ANS,), accepts=NUMBERS, argument="features", doc="""
     ``min(max(x, 0), 6)``; its gradient is 1 strictly between 0 and 6, and its second derivative 0 (as TF's).
 
     >>> tf.nn.relu6([-1.0, 3.0, 8.0]).numpy()

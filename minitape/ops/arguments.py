@@ -50,6 +50,9 @@ def _naming(name: str, error: Exception) -> Exception:
     return type(error)(f"{name}: {error}") if name else error
 
 
+_FITS_ALL = 65504.0     # float16's largest: a number within it converts to any dtype without an overflow warning
+
+
 def like(value: Any, other: Tensor, name: str = "") -> Tensor:
     """Convert a non-tensor operand of the op ``name`` to the dtype and device of the tensor it meets (TF's rule)."""
     kind = type(value)
@@ -63,7 +66,9 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
         if by_type.get(type(array)) is np:
             if kind is int or type(array.dtype) in FLOATING:
                 try:
-                    return wrap(array.dtype.type(value))    # NumPy's fast path: a scalar, no conversion rules
+                    if -_FITS_ALL <= value <= _FITS_ALL:    # NumPy's fast path: a scalar, no conversion rules
+                        return wrap(array.dtype.type(value))
+                    return wrap(arrays.quietly(array.dtype.type, value))    # 1e40 in float32: inf, no warning
                 except OverflowError:                       # too big for a narrow int: TF wraps it (or refuses)
                     return wrap(array_on(backends.backend_of(array), value, dtype=other.dtype))
         elif kind is int or backends.is_floating(array):
@@ -277,6 +282,19 @@ def nonzero_divisor(name: str, forward: Callable) -> Callable:
                                        f"tf.where, or divide floats (x // 0.0 is inf).")
         return forward(xp, x, y)
     return run
+
+
+def under_tfs_name(function: Callable, argument: str) -> Callable:
+    """``function(x, name=None)`` taking its one input by TF's keyword: ``features`` (activations) or ``input``.
+
+    One call more, paid only by the ops TF names otherwise; ``x`` keeps ``function`` itself.
+
+    >>> import inspect; str(inspect.signature(under_tfs_name(lambda x, name=None: x, "features")))
+    '(features, name=None)'
+    """
+    shells = {"x": function, "features": lambda features, name=None: function(features, name),
+              "input": lambda input, name=None: function(input, name)}
+    return shells[argument]
 
 
 # ---- argument helpers

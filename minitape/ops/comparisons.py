@@ -123,3 +123,29 @@ invert = unary("invert", lambda xp, x: xp.bitwise_invert(x), None, accepts=INTEG
     >>> (~tf.constant([0, 5])).numpy()
     array([-1, -6], dtype=int32)
     """)
+
+
+def _shifting(shift: str):
+    """A shift's forward rule: ``y`` clamped to ``[0, bits - 1]`` first, as TF's kernel does (the C shift of a
+    negative or too-wide amount is undefined)."""
+    def forward(xp, x, y):
+        return getattr(xp, shift)(x, xp.clip(y, 0, xp.iinfo(x.dtype).bits - 1))
+    return forward
+
+
+left_shift = binary("left_shift", _shifting("bitwise_left_shift"), None, None, accepts=INTEGERS, doc="""
+    Elementwise ``x << y`` of integers: bits shifted out of the top are lost (wrapping, as TF's).
+
+    ``y`` outside ``[0, bits - 1]`` is clamped into it, as TF's kernel does.
+
+    >>> tf.bitwise.left_shift(tf.constant([1, 64], tf.int8), tf.constant([3, 2], tf.int8)).numpy()
+    array([8, 0], dtype=int8)
+    """)
+right_shift = binary("right_shift", _shifting("bitwise_right_shift"), None, None, accepts=INTEGERS, doc="""
+    Elementwise ``x >> y`` of integers; signed integers keep their sign (``-8 >> 1`` is ``-4``).
+
+    ``y`` outside ``[0, bits - 1]`` is clamped into it, as TF's kernel does.
+
+    >>> tf.bitwise.right_shift([-8, 8], [1, 2]).numpy()
+    array([-4,  2], dtype=int32)
+    """)

@@ -22,6 +22,7 @@ from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import (
     ANY, DIVISIBLE, FLOATS, NUMBERS, SIGNED, Dtypes, as_operand, check_broadcast, nonzero_divisor, operands, pair,
+    under_tfs_name,
 )
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
@@ -37,8 +38,8 @@ def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
 
 
 def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
-          accepts: Dtypes = FLOATS, doc: str = "") -> Callable:
-    """Declare a one-input elementwise op for the dtypes it ``accepts``; returns its public function.
+          accepts: Dtypes = FLOATS, doc: str = "", argument: str = "x") -> Callable:
+    """Declare a one-input elementwise op for the dtypes it ``accepts``, its input named ``argument`` as TF does.
 
     >>> from minitape.ops.elementwise import unary
     >>> cube = unary("cube", lambda xp, x: x ** 3, lambda g, ans, x: g * 3.0 * x * x, keep=(0,))
@@ -58,7 +59,7 @@ def unary(name: str, forward: Callable, vjp: Callable | None, keep: tuple = (),
         if type(value) not in admitted and type(value.dtype) not in admitted:
             accepts.check(op.name, x)                   # another backend's array, or a dtype refused
         return run(op, (x,))
-    return public(function, name, op, doc)
+    return public(under_tfs_name(function, argument), name, op, doc)
 
 
 def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable | None,
@@ -227,25 +228,25 @@ sigmoid = unary("sigmoid", lambda xp, x: 1 / (1 + xp.exp(-x)), lambda g, ans, x:
     >>> tf.sigmoid([0.0]).numpy()
     array([0.5], dtype=float32)
     """)
-softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, x: g * sigmoid(x), keep=(0,), doc="""
+softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, x: g * sigmoid(x), keep=(0,), argument="features", doc="""
     Elementwise ``log(1 + exp(x))``, computed without overflow.
 
     >>> tf.math.softplus([0.0]).numpy()
     array([0.6931472], dtype=float32)
     """)
-relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: _relu_grad(ans, g),   keep=(ANS,), accepts=NUMBERS, doc="""
+relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: _relu_grad(ans, g),   keep=(ANS,), accepts=NUMBERS, argument="features", doc="""
     Elementwise ``max(x, 0)``; its derivative at 0 is 0, and its second derivative 0 (not None), as TF's.
 
     >>> tf.nn.relu([-1.0, 2.0]).numpy()
     array([0., 2.], dtype=float32)
     """)
-identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     accepts=ANY, doc="""
+identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     accepts=ANY, argument="input", doc="""
     The same value, as a new tensor (gradients pass straight through).
 
     >>> tf.identity([1.0]).numpy()
     array([1.], dtype=float32)
     """)
-stop_gradient = unary("stop_gradient", lambda xp, x: x,      None,                                    accepts=ANY, doc="""
+stop_gradient = unary("stop_gradient", lambda xp, x: x,      None,                                    accepts=ANY, argument="input", doc="""
     The same value, but the tape stops here: nothing flows back through it.
 
     >>> x = tf.constant(2.0)

@@ -91,14 +91,8 @@ def _gather_forward(xp, x, indices, axis):
 def _scatter_forward(xp, g, indices, shape, axis):
     """Zeros of ``shape`` plus the slices of ``g`` at ``indices`` along ``axis``; repeated indices add up."""
     flat = indices.reshape(-1)
-    rows = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
-    if hasattr(getattr(xp, "add", None), "at"):         # NumPy and CuPy sum repeated indices in place
-        out = arrays.full_beside(g, (rows.shape[0], shape[axis], rows.shape[2]), 0)
-        xp.add.at(out, (slice(None), arrays.asarray_beside(g, flat)), rows)
-    else:                                               # the standard has no scatter: a one-hot product
-        hits = arrays.asarray_beside(g, flat[:, None] == np.arange(shape[axis]))
-        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, g.dtype)), rows)
-    return xp.reshape(out, shape)
+    slices = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
+    return xp.reshape(arrays.add_at(slices, flat, shape[axis]), shape)
 
 
 _GATHER = Op("gather", _gather_forward,

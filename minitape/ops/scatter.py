@@ -53,18 +53,8 @@ def _take_rows(xp, x, rows, count, shape):
 
 def _add_rows(xp, updates, rows, count, shape):
     """Zeros of ``shape`` (``count`` rows) with the rows of ``updates`` added at ``rows``; repeated rows add up."""
-    source = xp.reshape(updates, (rows.size, _width(tuple(updates.shape), rows)))
-    flat = rows.reshape(-1)
-    if hasattr(getattr(xp, "add", None), "at"):          # NumPy and CuPy sum repeated rows in place
-        out = arrays.full_beside(updates, (count, source.shape[1]), 0)
-        xp.add.at(out, arrays.asarray_beside(updates, flat), source)
-    else:                                                # the standard has no scatter: a one-hot product
-        truth = updates.dtype == xp.bool                  # booleans add as "or": count the Trues
-        numbers = xp.astype(source, xp.int32) if truth else source
-        hits = arrays.asarray_beside(updates, flat[:, None] == np.arange(count))
-        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, numbers.dtype)), numbers)
-        out = out > 0 if truth else out
-    return xp.reshape(out, shape)
+    source = xp.reshape(updates, (1, rows.size, _width(tuple(updates.shape), rows)))
+    return xp.reshape(arrays.add_at(source, rows.reshape(-1), count), shape)
 
 
 _GATHER_ND = Op("gather_nd", _take_rows, (lambda g, ans, x, rows, count, shape: scattered(g, rows, count, x.shape),))

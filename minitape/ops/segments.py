@@ -32,15 +32,11 @@ from minitape.ops.shapes import reshape
 def _segment_sum_forward(xp, data, ids, num_segments):
     rest = data.shape[ids.ndim:]
     flat = ids.reshape(-1)
-    rows = xp.reshape(data, (flat.size, math.prod(rest)))
-    kept = flat >= 0                                     # TF drops the rows of negative ids
-    if hasattr(getattr(xp, "add", None), "at"):          # NumPy and CuPy sum repeated ids in place
-        out = arrays.full_beside(data, (num_segments, rows.shape[1]), 0)
-        xp.add.at(out, arrays.asarray_beside(data, flat[kept]), rows[arrays.asarray_beside(data, kept)])
-    else:                                                # the standard has no scatter: a one-hot product
-        hits = arrays.asarray_beside(data, flat[:, None] == np.arange(num_segments))
-        out = xp.matmul(xp.matrix_transpose(xp.astype(hits, data.dtype)), rows)
-    return xp.reshape(out, (num_segments, *rest))
+    rows = xp.reshape(data, (1, flat.size, math.prod(rest)))
+    kept = np.flatnonzero(flat >= 0)                     # TF drops the rows of negative ids
+    if kept.size < flat.size:
+        rows = xp.take(rows, arrays.asarray_beside(data, kept), axis=1)
+    return xp.reshape(arrays.add_at(rows, flat[kept], num_segments), (num_segments, *rest))
 
 
 def _segment_sum_vjp(g: Tensor, ans: Any, data: Any, ids: np.ndarray, num_segments: int) -> Tensor:

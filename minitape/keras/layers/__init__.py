@@ -16,6 +16,7 @@
 * ``advanced_activations``: ``Softmax``, ``LeakyReLU``, ``PReLU``;
 * ``reshaping2d``: ``UpSampling2D``, ``ZeroPadding2D``;
 * ``embedding``: ``Embedding`` (with ``mask_zero``, a mask for the layers after it: see ``minitape.keras.masking``);
+  and ``Masking`` (steps equal to ``mask_value`` marked as padding);
 * ``recurrent_cells``: ``SimpleRNNCell``, ``GRUCell``, ``LSTMCell`` (one time step);
 * ``recurrent``: ``RNN`` (a cell looped over the time steps);
 * ``rnn_layers``: ``SimpleRNN``, ``GRU``, ``LSTM``;
@@ -92,3 +93,6 @@ from minitape.keras.layers.convolutional3d import (Conv3D, GlobalAveragePooling3
                                                    GlobalMaxPooling3D)
 
 __all__ += ["Conv3D", "GlobalAveragePooling3D", "GlobalAvgPool3D", "GlobalMaxPool3D", "GlobalMaxPooling3D"]
+from minitape.keras.layers.embedding import Masking
+
+__all__ += ["Masking"]

@@ -1,4 +1,4 @@
-"""``Embedding``: integer ids looked up in a learned table, one row of ``output_dim`` numbers per id.
+"""``Embedding``: integer ids looked up in a learned table, one row of ``output_dim`` numbers per id; ``Masking``.
 
 >>> import minitape as tf
 >>> embed = tf.keras.layers.Embedding(10, 4)
@@ -15,6 +15,7 @@ from minitape.core import dtypes
 from minitape.core.tensor import Tensor
 from minitape.keras import initializers
 from minitape.keras.layers.core import Layer
+from minitape.keras.ops.reductions import any as any_true
 
 
 class Embedding(Layer):
@@ -83,3 +84,40 @@ class Embedding(Layer):
         if not self.mask_zero:
             return None
         return ops.not_equal(ops.as_operand(inputs), 0)
+
+
+class Masking(Layer):
+    """Marks as padding every time step whose features all equal ``mask_value``: such steps come out as zeros,
+    and the layers after it (an ``LSTM``...) skip them, as Keras 3's ``Masking`` does.
+
+    >>> import minitape as tf
+    >>> steps = tf.keras.layers.Masking(0.0)(tf.constant([[[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]]))
+    >>> tf.keras.masking.get_keras_mask(steps).numpy()
+    array([[ True, False,  True]])
+    """
+
+    supports_masking = True
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def call(self, inputs: Any) -> Tensor:
+        """``inputs`` with the masked steps set to 0 (a step is kept if any feature differs from ``mask_value``).
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Masking(9.0).call(tf.constant([[[9.0, 9.0], [9.0, 4.0]]])).numpy()
+        array([[[0., 0.],
+                [9., 4.]]], dtype=float32)
+        """
+        inputs = ops.as_operand(inputs)
+        return inputs * ops.cast(self.compute_mask(inputs)[..., None], inputs.dtype)
+
+    def compute_mask(self, inputs: Any, previous_mask: Any = None) -> Tensor:
+        """True at the steps where some feature is not ``mask_value`` (the last axis is the features).
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Masking().compute_mask(tf.constant([[[0.0], [5.0]]])).numpy()
+        array([[False,  True]])
+        """
+        return any_true(ops.not_equal(ops.as_operand(inputs), self.mask_value), axis=-1)

@@ -34,6 +34,7 @@ from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
 from minitape.keras.keras_tensor import is_symbolic, symbolic_call
+from minitape.keras.dtype_policies import policy_dtype
 from minitape.keras.masking import get_keras_mask, set_keras_mask
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.naming import unique_name
@@ -110,6 +111,21 @@ class Layer(WeightHolder):
         self.input_shape_hint = None if input_shape is None else tuple(input_shape)   # Sequential builds from it
         self.output_shape: Any = None
         self.activity_regularizer = regularizers.get(activity_regularizer)
+        self._dtype = policy_dtype(dtype)
+
+    @property
+    def dtype(self) -> str:
+        """The dtype of the layer's weights and computation (Keras 3's dtype policy; ``"float32"`` by default):
+        ``add_weight`` makes weights of it, floating inputs are cast to it.
+
+        >>> import minitape as tf
+        >>> dense = tf.keras.layers.Dense(2, dtype="float64")
+        >>> dense.dtype, dense(np.ones((1, 3), np.float32)).dtype, dense.kernel.dtype
+        ('float64', tf.float64, tf.float64)
+        """
+        return self._dtype.name
+
+    compute_dtype = variable_dtype = dtype      # one dtype for both: minitape has no mixed precision
 
     def __setattr__(self, name: str, value: Any) -> None:
         if not name.startswith("_") and "_layers" in self.__dict__:
@@ -252,7 +268,7 @@ class Layer(WeightHolder):
         """
         shape, initializer, dtype = _weight_arguments(args, shape, initializer, dtype)
         shape = tuple(shape or ())
-        dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        dtype = dtypes.as_dtype(dtype or self._dtype)
         initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")   # Keras' defaults
         with random.global_source():     # creating weights is not part of a replayed computation
             value = initializers.get(initializer)(shape, dtype)
@@ -326,7 +342,7 @@ class Layer(WeightHolder):
             raise ValueError(f"Only input tensors may be passed as positional arguments. The following argument value "
                              f"should be passed as a keyword argument: {x!r} (of type {type(x)}); give layer "
                              f"'{self.name}' a tensor or NumPy array, e.g. tf.constant({x!r}).")
-        return _as_float(x)
+        return _as_float(x, self._dtype)
 
     def _walk(self) -> list[Layer]:
         """This layer and every sub-layer, depth first, without recursion."""
@@ -374,8 +390,9 @@ def _mask_of(inputs: Any) -> Any:
     return masks if any(m is not None for m in masks) else None
 
 
-def _as_float(x: Any) -> Any:
-    # As Keras: NumPy arrays become float32 tensors, and integer and bool tensors are cast to float32.
-    if isinstance(x, Tensor | Variable) and x.dtype.is_floating:
+def _as_float(x: Any, dtype: dtypes.DType) -> Any:
+    # As Keras: inputs are cast to the layer's dtype (float32 unless given); minitape casts integers and bools too.
+    if isinstance(x, Tensor | Variable) and x.dtype is dtype:
         return x
-    return ops.cast(ops.as_operand(x), dtypes.float32)
+    return ops.cast(ops.as_operand(x), dtype)
+

@@ -165,7 +165,7 @@ class RNN(Layer):
         if hasattr(self.cell, "get_initial_state"):
             states = self.cell.get_initial_state(batch_size=batch_size)
             return list(states) if isinstance(states, list | tuple) else [states]
-        return [ops.zeros((batch_size, size)) for size in self.state_size]
+        return [ops.zeros((batch_size, size), self.compute_dtype) for size in self.state_size]
 
     def call(self, sequences: Tensor, initial_state: Any = None, mask: Tensor | None = None,
              training: bool | None = False) -> Any:
@@ -202,7 +202,7 @@ class RNN(Layer):
         if len(states) != len(self.state_size):
             raise ValueError(f"Layer '{self.name}' expects {len(self.state_size)} initial state(s) (its cell's "
                              f"state_size is {self.state_size}), but it received {len(states)}.")
-        return [ops.cast(ops.as_operand(s), dtypes.float32) for s in states]
+        return [ops.cast(ops.as_operand(s), self.compute_dtype) for s in states]
 
     def compute_mask(self, inputs: Any, previous_mask: Any) -> Any:
         """The input's mask for the output when ``return_sequences``, none for the last output or the states.

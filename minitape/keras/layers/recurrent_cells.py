@@ -98,7 +98,7 @@ class DropoutCell(Layer):
         [TensorShape([2, 4]), TensorShape([2, 4])]
         """
         sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
-        return [ops.zeros((batch_size, size)) for size in sizes]
+        return [ops.zeros((batch_size, size), self.compute_dtype) for size in sizes]
 
     def _dropped(self, x: Tensor, which: str, training: bool | None) -> Tensor:
         """``x`` times this sequence's dropout mask ``which`` ("input" or "recurrent"), when training."""

@@ -35,7 +35,8 @@ class _CellLayer(RNN):
         for ignored in ("use_cudnn", "implementation"):      # minitape has one implementation and no cuDNN
             kwargs.pop(ignored, None)
         self._cell_arguments = {"units": units, **kwargs}
-        cell = self.cell_type(units, name=self.cell_name, trainable=layer_arguments.get("trainable", True), **kwargs)
+        cell = self.cell_type(units, name=self.cell_name, trainable=layer_arguments.get("trainable", True),
+                              dtype=layer_arguments.get("dtype"), **kwargs)
         super().__init__(cell, **layer_arguments)
 
     def _arguments(self) -> dict[str, Any]:
