@@ -5,7 +5,6 @@
 #   (a download) -> seeded NumPy uint8 images (1000 train, 200 test) and uint8 labels with Fashion MNIST's shapes;
 #   `verbose=0` and `shuffle=False` added to fit and `model.fit(...)` -> `history = model.fit(...)` with an added
 #   `history.epoch` line; `seeded_weights(model)` after the model is built (seeded NumPy weights)
-# xfail: `tf.optimizers` (the alias of `tf.keras.optimizers`, as in `tf.optimizers.Adam()`) does not exist
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

@@ -3,7 +3,6 @@
 #   Preparing Time Series Features and Labels"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; `dataset = dataset.shuffle(buffer_size=10)` dropped from the
 #   last two cells (TF's and minitape's unseeded shuffles differ)
-# xfail: `tf.data` does not exist (`tf.data.Dataset.range`, `window`, `flat_map`, `map`, `batch`, `cache`, `prefetch`)
 # %%
 import minitape as tf
 # %%

@@ -9,7 +9,6 @@
 #   address); `seeded_weights(model)` (defined at the top: seeded NumPy uniform(-0.05, 0.05) weights) called once the
 #   model has weights, with `model.build(...)` first where the model is built lazily, so that TF's and minitape's unseeded
 #   random initial weights do not decide the printed values
-# xfail: `compile(loss="binary_crossentropy")`: the loss name is unknown (ValueError "Could not interpret loss identifier")
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

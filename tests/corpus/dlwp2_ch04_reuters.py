@@ -9,7 +9,6 @@
 #   model.fit(...)`; `seeded_weights(model)` (defined at the top: seeded NumPy uniform(-0.05, 0.05) weights) called once
 #   the model has weights, with `model.build(...)` first where the model is built lazily, so that TF's and minitape's
 #   unseeded random initial weights do not decide the printed values
-# xfail: `keras.utils.to_categorical` does not exist
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

@@ -7,7 +7,6 @@
 #   and uint8 labels 0-9, and the reshapes' 60000/10000 -> 700/100, the validation split's 10000 -> 200; `verbose=0` added
 #   to fit/evaluate/predict (progress-bar timings); the logs' printed values `{value:.4f}` -> their dtype `{value.dtype}`
 #   (the values depend on unseeded initial weights and dropout)
-# xfail: `tf.data` does not exist (`tf.data.Dataset.from_tensor_slices((train_images, train_labels)).batch(32)`)
 import numpy as np
 import minitape as tf
 from minitape import keras

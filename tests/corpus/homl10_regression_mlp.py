@@ -5,7 +5,6 @@
 #   (defined at the top: seeded NumPy weights) called once the model has weights, as TF's and minitape's random streams
 #   differ even under `tf.random.set_seed(42)`; `verbose=0` added to fit/evaluate/predict (progress-bar timings) and
 #   `shuffle=False` to fit
-# xfail: `keras.layers.Normalization` (with `input_shape` and `adapt`) does not exist
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' random ones

@@ -6,9 +6,6 @@
 #   added to fit (and `model.fit(...)` -> `_ = model.fit(...)`, its repr prints an address), evaluate's `verbose=2` ->
 #   `verbose=0` and predict's progress bar off (`verbose=0`), as they print timings; `seeded_weights(model)` (defined at
 #   the top: seeded NumPy weights) after the model is built
-# xfail: float32 rounding drift amplified by training, not a missing feature: on this model minitape's Adam matches TF's losses
-#   to 7 digits for the first epochs, but the difference grows about tenfold an epoch, so after 10 epochs the test
-#   accuracy is 0.09 where TF gives 0.085 (one test image of 200) and the predictions differ in the 2nd digit
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

@@ -3,7 +3,6 @@
 #   Example"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; `rng = np.random` -> `rng = np.random.default_rng(0)` and
 #   `rng.randn()` -> `rng.standard_normal()` (a seeded draw of the initial weights); the plotting cells left out
-# xfail: `tf.optimizers` (the alias of `tf.keras.optimizers`) does not exist
 # %%
 from __future__ import absolute_import, division, print_function
 # %%

@@ -6,7 +6,6 @@
 #   (TF's and minitape's shuffles differ); `random_normal = tf.initializers.RandomNormal()` -> a seeded NumPy draw with
 #   RandomNormal's default stddev 0.05 (`lambda shape: np.random.default_rng(0).normal(0, 0.05,
 #   shape).astype("float32")`); the plotting cells left out
-# xfail: `tf.data` does not exist (`Dataset.from_tensor_slices(...).repeat().batch(batch_size).prefetch(1)`, `take`)
 # %%
 from __future__ import absolute_import, division, print_function
 
