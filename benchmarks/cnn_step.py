@@ -24,10 +24,29 @@ import statistics
 import subprocess
 import sys
 
-from sequence import ONE_THREAD, median_step
+import time
+
+from sequence import ONE_THREAD
 
 BATCH, SIDE, CHANNELS, CLASSES = 32, 32, 16, 10
 WIDTHS = ((16, 1), (32, 2))                              # each residual block's channels and stride
+
+
+def median_step(step, repeats: int, warmup: int = 3) -> dict:
+    """The median wall time of ``step()`` and the median CPU time of this process during it, in ms.
+
+    On a machine shared by more processes than cores, wall time also counts the waits for a core;
+    CPU time does not (with one thread, it is the time the step computed).
+    """
+    for _ in range(warmup):
+        step()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        step()
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return {"ms": statistics.median(wall) * 1e3, "cpu ms": statistics.median(cpu) * 1e3}
 
 
 def data(seed: int = 0):
@@ -83,7 +102,7 @@ def minitape_step(repeats: int) -> dict:
             loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
         optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
 
-    return {"ms": median_step(step, repeats)}
+    return median_step(step, repeats)
 
 
 # ---- PyTorch (run in its own interpreter: no minitape there) ----------------------------------
@@ -125,7 +144,7 @@ def torch_step(repeats: int, channels_last: bool) -> dict:
         nn.functional.cross_entropy(model(x), y).backward()
         optimizer.step()
 
-    return {"ms": median_step(step, repeats), "torch": torch.__version__, "threads": torch.get_num_threads()}
+    return median_step(step, repeats) | {"torch": torch.__version__, "threads": torch.get_num_threads()}
 
 
 SIDES = {"minitape": lambda repeats: minitape_step(repeats),
@@ -133,9 +152,11 @@ SIDES = {"minitape": lambda repeats: minitape_step(repeats),
          "channels_last": lambda repeats: torch_step(repeats, channels_last=True)}
 
 
-def in_fresh_process(python: str, side: str, repeats: int) -> dict:
+def in_fresh_process(python: str, side: str, repeats: int, tree: str | None = None) -> dict:
+    """One side's figures from a fresh process with one thread (``tree``: minitape from that checkout)."""
+    env = os.environ | ONE_THREAD | ({"PYTHONPATH": tree} if tree else {})
     out = subprocess.run([python, __file__, "--side", side, "--repeats", str(repeats)],
-                         env={**os.environ, **ONE_THREAD}, capture_output=True, text=True, check=True)
+                         env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -144,29 +165,34 @@ def main() -> None:
     parser.add_argument("--torch", metavar="PYTHON", help="an interpreter that has torch (a scratch virtualenv)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--repeats", type=int, default=15, help="timed steps per process")
+    parser.add_argument("--against", metavar="TREE", help="also time minitape from another checkout (before a change)")
     parser.add_argument("--side", choices=list(SIDES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side:
         return print(json.dumps(SIDES[args.side](args.repeats)))
     pythons = {"minitape": sys.executable} | ({"nchw": args.torch, "channels_last": args.torch} if args.torch else {})
+    trees = {"before": args.against} if args.against else {}
+    pythons |= {side: sys.executable for side in trees}
     results = {side: [] for side in pythons}
     for k in range(args.rounds):
         order = list(pythons)[k % len(pythons):] + list(pythons)[:k % len(pythons)]   # each side leads in turn
         for side in order:
-            results[side].append(in_fresh_process(pythons[side], side, args.repeats))
+            results[side].append(in_fresh_process(pythons[side], "minitape" if side in trees else side,
+                                                  args.repeats, trees.get(side)))
         print(f"round {k + 1}/{args.rounds} done", file=sys.stderr)
-    ours = [r["ms"] for r in results["minitape"]]
     print(f"ResNet training step (batch {BATCH}, {SIDE}x{SIDE}x{CHANNELS}, Adam), medians of {args.rounds} rounds "
-          f"of fresh processes, 1 thread each:")
-    print(f"    minitape {statistics.median(ours):.1f} ms")
-    for side in ("nchw", "channels_last"):
-        if side not in results:
-            print("    (no --torch interpreter: no PyTorch figures)")
-            break
-        theirs = [r["ms"] for r in results[side]]
-        ratio = statistics.median(o / t for o, t in zip(ours, theirs))
-        print(f"    PyTorch {results[side][0]['torch']} {side}: {statistics.median(theirs):.1f} ms; "
-              f"minitape / PyTorch = {ratio:.2f} (median of per-round ratios; target ≤ 1.0)")
+          f"of fresh processes, 1 thread each; wall time, and CPU time (which leaves out waits for a core):")
+    ours = results["minitape"]
+    print(f"    minitape {statistics.median(r['ms'] for r in ours):.1f} ms (CPU {statistics.median(r['cpu ms'] for r in ours):.1f} ms)")
+    for side in [s for s in pythons if s != "minitape"]:
+        theirs = results[side]
+        name = f"minitape at {args.against}" if side in trees else f"PyTorch {theirs[0]['torch']} {side}"
+        ratios = [statistics.median(o[key] / t[key] for o, t in zip(ours, theirs)) for key in ("ms", "cpu ms")]
+        print(f"    {name}: {statistics.median(r['ms'] for r in theirs):.1f} ms (CPU "
+              f"{statistics.median(r['cpu ms'] for r in theirs):.1f} ms); minitape / it = {ratios[0]:.2f} wall, "
+              f"{ratios[1]:.2f} CPU (medians of per-round ratios{'; target ≤ 1.0' if side not in trees else ''})")
+    if not args.torch:
+        print("    (no --torch interpreter: no PyTorch figures)")
 
 
 if __name__ == "__main__":
