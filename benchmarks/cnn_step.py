@@ -12,7 +12,10 @@ Each side runs in a fresh process with one thread (``OMP/OPENBLAS/MKL_NUM_THREAD
 after another, the order rotated every round, so drift on a shared machine falls on all three.
 It prints each side's median step and the median of the per-round ratios minitape / PyTorch.
 
-Run:  .venv/bin/python benchmarks/cnn_step.py --torch /tmp/torchvenv/bin/python [--rounds 7]
+With ``--conv`` the same harness times ``conv2d`` forward + backward alone (``cnn.py``'s problem);
+with ``--against TREE`` a fourth side runs minitape from another checkout (the tree before a change).
+
+Run:  .venv/bin/python benchmarks/cnn_step.py --torch /tmp/torchvenv/bin/python [--rounds 7] [--conv] [--against TREE]
       (a scratch virtualenv with torch: ``python -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch numpy``)
 """
 from __future__ import annotations
@@ -147,15 +150,49 @@ def torch_step(repeats: int, channels_last: bool) -> dict:
     return median_step(step, repeats) | {"torch": torch.__version__, "threads": torch.get_num_threads()}
 
 
-SIDES = {"minitape": lambda repeats: minitape_step(repeats),
-         "nchw": lambda repeats: torch_step(repeats, channels_last=False),
-         "channels_last": lambda repeats: torch_step(repeats, channels_last=True)}
+# ---- conv2d alone: benchmarks/cnn.py's problem, forward + backward --------------------------------
+
+def minitape_conv(repeats: int) -> dict:
+    import cnn
+    import minitape as tf
+
+    x, w, g = (tf.constant(a) for a in cnn.problem())
+
+    def step():
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = tf.nn.conv2d(x, w, strides=1, padding="SAME")
+        tape.gradient(y, [x, w], output_gradients=g)
+
+    return median_step(step, repeats)
 
 
-def in_fresh_process(python: str, side: str, repeats: int, tree: str | None = None) -> dict:
+def torch_conv(repeats: int, channels_last: bool) -> dict:
+    import cnn
+    import torch
+
+    torch.set_num_threads(1)
+    layout = torch.channels_last if channels_last else torch.contiguous_format
+    x, w, g = cnn.problem()
+    x = torch.from_numpy(x.transpose(0, 3, 1, 2).copy()).to(memory_format=layout).requires_grad_()
+    w = torch.from_numpy(w.transpose(3, 2, 0, 1).copy()).requires_grad_()
+    g = torch.from_numpy(g.transpose(0, 3, 1, 2).copy()).to(memory_format=layout)
+
+    def step():
+        torch.autograd.grad(torch.nn.functional.conv2d(x, w, padding=1), [x, w], g)
+
+    return median_step(step, repeats) | {"torch": torch.__version__, "threads": torch.get_num_threads()}
+
+
+SIDES = {"minitape": (minitape_step, minitape_conv),
+         "nchw": (lambda repeats: torch_step(repeats, False), lambda repeats: torch_conv(repeats, False)),
+         "channels_last": (lambda repeats: torch_step(repeats, True), lambda repeats: torch_conv(repeats, True))}
+
+
+def in_fresh_process(python: str, side: str, repeats: int, conv: bool, tree: str | None = None) -> dict:
     """One side's figures from a fresh process with one thread (``tree``: minitape from that checkout)."""
     env = os.environ | ONE_THREAD | ({"PYTHONPATH": tree} if tree else {})
-    out = subprocess.run([python, __file__, "--side", side, "--repeats", str(repeats)],
+    out = subprocess.run([python, __file__, "--side", side, "--repeats", str(repeats)] + ["--conv"] * conv,
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -166,10 +203,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--repeats", type=int, default=15, help="timed steps per process")
     parser.add_argument("--against", metavar="TREE", help="also time minitape from another checkout (before a change)")
+    parser.add_argument("--conv", action="store_true", help="time conv2d forward + backward alone (cnn.py's problem)")
     parser.add_argument("--side", choices=list(SIDES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side:
-        return print(json.dumps(SIDES[args.side](args.repeats)))
+        return print(json.dumps(SIDES[args.side][args.conv](args.repeats)))
     pythons = {"minitape": sys.executable} | ({"nchw": args.torch, "channels_last": args.torch} if args.torch else {})
     trees = {"before": args.against} if args.against else {}
     pythons |= {side: sys.executable for side in trees}
@@ -178,12 +216,15 @@ def main() -> None:
         order = list(pythons)[k % len(pythons):] + list(pythons)[:k % len(pythons)]   # each side leads in turn
         for side in order:
             results[side].append(in_fresh_process(pythons[side], "minitape" if side in trees else side,
-                                                  args.repeats, trees.get(side)))
+                                                  args.repeats, args.conv, trees.get(side)))
         print(f"round {k + 1}/{args.rounds} done", file=sys.stderr)
-    print(f"ResNet training step (batch {BATCH}, {SIDE}x{SIDE}x{CHANNELS}, Adam), medians of {args.rounds} rounds "
-          f"of fresh processes, 1 thread each; wall time, and CPU time (which leaves out waits for a core):")
+    what = ("conv2d forward + backward (cnn.py's problem)" if args.conv
+            else f"ResNet training step (batch {BATCH}, {SIDE}x{SIDE}x{CHANNELS}, Adam)")
+    print(f"{what}, medians of {args.rounds} rounds of fresh processes, 1 thread each; wall time, and CPU time "
+          f"(which leaves out waits for a core):")
     ours = results["minitape"]
-    print(f"    minitape {statistics.median(r['ms'] for r in ours):.1f} ms (CPU {statistics.median(r['cpu ms'] for r in ours):.1f} ms)")
+    print(f"    minitape {statistics.median(r['ms'] for r in ours):.1f} ms "
+          f"(CPU {statistics.median(r['cpu ms'] for r in ours):.1f} ms)")
     for side in [s for s in pythons if s != "minitape"]:
         theirs = results[side]
         name = f"minitape at {args.against}" if side in trees else f"PyTorch {theirs[0]['torch']} {side}"
