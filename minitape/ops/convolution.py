@@ -9,11 +9,13 @@ convolution is one matrix product per tap over blocks of one matrix, with nothin
     Y = sum over taps (i, j) of  X[offset_ij : offset_ij + M] @ W[i, j]
 
 ``Y`` has a row for every pixel of the padded grid; the rows whose window ran off the edge of a
-row or of an image are cropped away (a few percent more arithmetic for no copying).  A stride
-``(sh, sw)`` splits the padded image into its ``sh * sw`` phases (rows ``a, a + sh, ...``, columns
-``b, b + sw, ...``): each tap reads one phase with stride 1, so the same sum works phase by phase
-(see ``Window.flat_taps``).  This is the classic im2col GEMM without the im2col copy: on NumPy,
-where the blocks are views, it measured faster than one product over gathered windows.
+row or of an image are cropped away (13% more arithmetic for a 32x32 image and a 3x3 filter, and
+no copy).  A stride ``(sh, sw)`` splits the padded image into its ``sh * sw`` phases (rows ``a,
+a + sh, ...``, columns ``b, b + sw, ...``; together one copy of the image): each tap reads one
+phase with stride 1, so the same sum works phase by phase (see ``Window.flat_taps``).  This is
+im2col's one large product without im2col's copy of every window: on NumPy, where the blocks are
+views, it measured faster than one product over the gathered windows, and than a sum of products
+over copied strided slices.
 
 It is linear in ``x`` and in ``W``, so each derivative is a transposed convolution, as in
 TensorFlow's ``Conv2DBackpropInput`` and ``Conv2DBackpropFilter``:

@@ -6,6 +6,8 @@ left and right.  Rather than visit the windows one by one, minitape visits the t
 tap ``(i, j)`` of the window, the values it reads across every window position form a strided
 slice of the padded image, with one entry per output pixel.  A convolution multiplies each such
 slice by the filter's ``(i, j)`` matrix and adds the products up; a max-pool takes their maximum.
+Convolution reads the same slices as blocks of rows of the image flattened one pixel per row
+(``grid``, ``flat_taps``, ``block``): there a tap's slice is a contiguous block, not a strided one.
 
 >>> from minitape.ops.windows import Window
 >>> window = Window.sliding("conv2d", image=(5, 5), size=(3, 3), strides=(2, 2), padding="SAME")
