@@ -225,3 +225,47 @@ def test_each_op_keeps_what_its_derivative_reads():
     rows = [(r["name"], r["role"]) for r in tape.saved()]
     assert rows == [("conv2d", "input 0"), ("conv2d", "input 1"), ("max_pool2d", "input 0")]
     assert tape.memory_info()["current"] == h.numpy().nbytes          # x and w are the user's
+
+
+@pytest.mark.parametrize("strides, dilations, padding", [(1, 1, "SAME"), (2, 1, "SAME"), (1, 2, "VALID"),
+                                                         (3, 1, [[0, 0], [2, 1], [0, 3], [0, 0]])])
+def test_conv2d_takes_rows_a_block_at_a_time(monkeypatch, strides, dilations, padding):
+    """On NumPy the products run over blocks of rows (a fast path): any block size gives the same numbers."""
+    from minitape.ops import convolution
+    x, w = tf.constant(values((2, 9, 11, 3), 0)), tf.constant(values((3, 2, 3, 4), 1))
+
+    def run():
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = tf.nn.conv2d(x, w, strides, padding, dilations=dilations)
+        return [y, *tape.gradient(y, [x, w], output_gradients=values(y.shape, 2))]
+
+    whole = run()
+    np.testing.assert_allclose(whole[0].numpy(), reference_conv(x.numpy(), w.numpy(), (strides,) * 2,
+                                                                (dilations,) * 2, padding), rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(convolution, "_BLOCK_ROWS", 7)              # many blocks, the last one short
+    for a, b in zip(run(), whole):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("strides, padding", [(1, "SAME"), (2, "SAME"), (2, "VALID")])
+def test_conv2d_and_its_derivatives_on_a_backend_with_only_the_array_api(strides, padding):
+    """array-api-strict has no views and no NumPy habits: the same numbers as on NumPy, to second order."""
+    def derivatives():
+        x, w = tf.constant(values((2, 7, 6, 3), 0)), tf.constant(values((3, 2, 3, 4), 1))
+        with tf.GradientTape() as outer:
+            outer.watch([x, w])
+            with tf.GradientTape() as inner:
+                inner.watch([x, w])
+                y = tf.nn.conv2d(x, w, strides, padding)
+                loss = tf.reduce_sum(y * y)
+            dx, dw = inner.gradient(loss, [x, w])
+            total = tf.reduce_sum(dx * dx) + tf.reduce_sum(dw * dw)
+        return [y, dx, dw, *outer.gradient(total, [x, w])]
+
+    on_numpy = derivatives()
+    with tf.backends.use("array_api_strict") as strict:
+        on_strict = derivatives()
+    for a, b in zip(on_strict, on_numpy):
+        assert tf.backends.backend_of(a._value) is strict
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)

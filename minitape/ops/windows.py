@@ -6,6 +6,8 @@ left and right.  Rather than visit the windows one by one, minitape visits the t
 tap ``(i, j)`` of the window, the values it reads across every window position form a strided
 slice of the padded image, with one entry per output pixel.  A convolution multiplies each such
 slice by the filter's ``(i, j)`` matrix and adds the products up; a max-pool takes their maximum.
+Convolution reads the same slices as blocks of rows of the image flattened one pixel per row
+(``grid``, ``flat_taps``, ``block``): there a tap's slice is a contiguous block, not a strided one.
 
 >>> from minitape.ops.windows import Window
 >>> window = Window.sliding("conv2d", image=(5, 5), size=(3, 3), strides=(2, 2), padding="SAME")
@@ -17,6 +19,7 @@ slice by the filter's ``(i, j)`` matrix and adds the products up; a max-pool tak
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -159,27 +162,84 @@ class Window:
             for j in range(self.size[1]):
                 yield i, j, (slice(None), _taps(i * dh, sh, oh), _taps(j * dw, sw, ow), slice(None))
 
-    def padded_shape(self, batch: int, channels: int) -> tuple[int, int, int, int]:
+    def padded_shape(self, batch: int, channels: int, grid: bool = False) -> tuple[int, int, int, int]:
         """The shape of a padded image of ``batch`` examples with ``channels`` channels.
+
+        With ``grid``, rounded up to whole strides (more zeros below and on the right), so that the
+        image splits into ``strides`` phases of equal size (see ``flat_taps``).
 
         >>> Window.sliding("conv2d", (4, 4), (3, 3), (1, 1), "SAME").padded_shape(2, 3)
         (2, 6, 6, 3)
+        >>> Window.sliding("conv2d", (4, 4), (3, 3), (2, 2), "VALID").padded_shape(2, 3, grid=True)
+        (2, 4, 4, 3)
         """
         (top, bottom), (left, right) = self.pads
-        return batch, self.image[0] + top + bottom, self.image[1] + left + right, channels
+        height, width = self.image[0] + top + bottom, self.image[1] + left + right
+        if grid:
+            height, width = (-(-n // s) * s for n, s in zip((height, width), self.strides))
+        return batch, height, width, channels
 
-    def pad(self, x: Any, value: float | int = 0) -> Any:
+    def pad(self, x: Any, value: float | int = 0, grid: bool = False) -> Any:
         """The array ``x`` (NHWC, any backend) surrounded by ``value``; ``x`` itself when nothing is padded.
 
         >>> Window.sliding("conv2d", (1, 2), (2, 1), (1, 1), "SAME").pad(np.ones((1, 1, 2, 1)))[0, :, :, 0]
         array([[1., 1.],
                [0., 0.]])
         """
-        if self.pads == ((0, 0), (0, 0)):
+        shape = self.padded_shape(x.shape[0], x.shape[3], grid)
+        if shape == tuple(x.shape):
             return x
-        padded = arrays.full_beside(x, self.padded_shape(x.shape[0], x.shape[3]), value)
+        padded = arrays.full_beside(x, shape, value)
         padded[self.inside()] = x
         return padded
+
+    # The windows as blocks of rows: convolution's view (see ``convolution``).
+
+    def grid(self, batch: int) -> tuple[int, int, int]:
+        """Images, rows and columns of each stride phase of the padded image (``pad(x, grid=True)``).
+
+        >>> Window.sliding("conv2d", (5, 5), (3, 3), (2, 2), "SAME").grid(8)
+        (8, 4, 4)
+        """
+        shape = self.padded_shape(batch, 1, grid=True)
+        return batch, shape[1] // self.strides[0], shape[2] // self.strides[1]
+
+    def flat_taps(self) -> Iterator[tuple[int, int, Pair, int]]:
+        """Each tap ``(i, j)``, the stride phase ``(a, b)`` it reads and where its block starts in that phase.
+
+        Phase ``(a, b)`` holds the padded image's rows ``a, a + sh, ...`` and columns ``b, b + sw, ...``,
+        flattened to one row per pixel.  The output pixel at row ``p`` of the grid reads, for tap
+        ``(i, j)``, the pixel ``offset`` rows further on in the tap's phase.
+
+        >>> window = Window.sliding("conv2d", (4, 4), (2, 2), (2, 2), "VALID")
+        >>> list(window.flat_taps())
+        [(0, 0, (0, 0), 0), (0, 1, (0, 1), 0), (1, 0, (1, 0), 0), (1, 1, (1, 1), 0)]
+        >>> [offset for i, j, phase, offset in Window.sliding("conv2d", (4, 4), (2, 2), (1, 1), "VALID").flat_taps()]
+        [0, 1, 4, 5]
+        """
+        (sh, sw), (dh, dw), columns = self.strides, self.dilations, self.grid(0)[2]
+        for i in range(self.size[0]):
+            for j in range(self.size[1]):
+                yield i, j, (i * dh % sh, j * dw % sw), i * dh // sh * columns + j * dw // sw
+
+    def phases(self) -> list[Pair]:
+        """The stride phases that some tap reads, in order.
+
+        >>> Window.sliding("conv2d", (4, 4), (1, 1), (2, 2), "VALID").phases()
+        [(0, 0)]
+        """
+        return sorted({phase for i, j, phase, offset in self.flat_taps()})
+
+    def block(self, batch: int) -> int:
+        """How many rows each tap's block has: the grid's rows up to the last one every tap can read from.
+
+        Every output pixel is among them (its window stays inside the padded image).
+
+        >>> Window.sliding("conv2d", (4, 4), (2, 2), (1, 1), "VALID").block(1)
+        11
+        """
+        last = max((offset for i, j, phase, offset in self.flat_taps()), default=0)
+        return max(math.prod(self.grid(batch)) - last, 0)
 
     def inside(self) -> tuple[slice, ...]:
         """The key of the image within the padded image: cropping by it undoes ``pad``.
