@@ -79,10 +79,10 @@ class MemoryTimeline:
         self.title = title
         for index, event in enumerate(timeline):
             scene.apply(event)
-            tape = event.data.get("tape")
-            if event.kind == "op" and scene.tapes.knows(tape) and scene.tapes.rows[id(tape)].local:
+            row = scene.tapes.rows.get(id(event.data.get("tape")))      # None: not a tape the scene knows
+            if event.kind == "op" and row is not None and row.local:
                 self.recomputed += 1
-            if event.kind == "gradient_start" and scene.tapes.knows(tape) and not scene.tapes.rows[id(tape)].local:
+            if event.kind == "gradient_start" and row is not None and not row.local:
                 self.backward_starts.append(index)
             held: dict[str, int] = {}
             for row in scene.tapes.rows.values():
