@@ -16,6 +16,7 @@ and give ``Model(inputs, outputs)`` the ends of the graph (a functional model, s
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,7 +24,7 @@ from minitape.core import nest
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
 from minitape.keras import functional
-from minitape.keras.keras_tensor import KerasTensor
+from minitape.keras.keras_tensor import KerasTensor, is_symbolic
 from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.summary import print_summary
 from minitape.keras.trainer import Trainer
@@ -44,12 +45,16 @@ class Model(Trainer, Layer):
     >>> model(tf.ones((1, 2))).shape, len(model.variables)
     (TensorShape([1, 2]), 2)
 
-    ``Model(inputs, outputs)`` makes a functional model (a ``Functional``) instead.
+    ``Model(inputs, outputs)`` makes a functional model (a ``Functional``) instead; so does a subclass
+    given KerasTensors, ``MyModel(inputs, outputs)``, as keras.io's "customizing what happens in fit"
+    writes it: the subclass's own methods (``train_step``...) over a functional model's ``call``.
     """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Model:
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             return super().__new__(Functional)
+        if not issubclass(cls, Functional) and _functional_arguments(args, kwargs):
+            return super().__new__(_functional_subclass(cls))
         return super().__new__(cls)
 
     @property
@@ -81,6 +86,20 @@ class Model(Trainer, Layer):
         ...
         """
         print_summary(self, print_fn)
+
+
+def _functional_arguments(args: tuple, kwargs: dict) -> bool:
+    """Keras 3's test for ``Model(inputs, outputs)`` arguments, with KerasTensors required (a subclass's own
+    ``MyModel(64, 10)`` stays a subclassed model)."""
+    given = (*args, *(kwargs[k] for k in ("inputs", "outputs") if k in kwargs))
+    return len(given) == 2 and is_symbolic(given)
+
+
+@functools.cache
+def _functional_subclass(cls: type) -> type:
+    """``cls`` made functional: Keras 3 puts ``Functional`` among the bases of a Model subclass given
+    ``(inputs, outputs)``; here a subclass of both, of the same name, leaves ``cls`` itself as it was."""
+    return type(cls.__name__, (cls, Functional), {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
 
 
 class Sequential(Model):

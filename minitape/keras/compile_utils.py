@@ -1,0 +1,98 @@
+"""What ``compile`` keeps and ``fit`` reports, the pieces Keras 3 puts beside its trainer.
+
+``CompileMetrics`` holds compile's ``metrics`` as one metric named ``compile_metrics`` (it is
+what ``model.metrics`` lists after the loss); its ``result()`` is a dict of its metrics'
+results.  ``pythonify_logs`` turns what a step returned (tensors, and such dicts) into the
+flat dict of Python floats that callbacks and ``History`` see, in Keras' order (sorted by
+name, a dict's entries where its name sorts).  ``class_weight_samples`` is ``class_weight``
+as per-example weights.
+
+>>> import minitape as tf
+>>> from minitape.keras.compile_utils import CompileMetrics, pythonify_logs
+>>> metrics = CompileMetrics(["mse"])
+>>> metrics.update_state(tf.constant([[1.0], [2.0]]), tf.constant([[1.0], [4.0]]))
+>>> pythonify_logs({"loss": tf.constant(0.5), "compile_metrics": metrics.result()})
+{'mse': 2.0, 'loss': 0.5}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from minitape.keras import metrics as metrics_module
+from minitape.keras.metric import Metric
+
+
+class CompileMetrics(Metric):
+    """compile's ``metrics``, made on the first batch (``"accuracy"`` is chosen from its shapes), as one metric.
+
+    Compile's metrics are not weighted by ``sample_weight``, as Keras' (its ``weighted_metrics`` would be).
+
+    >>> import minitape as tf
+    >>> from minitape.keras.compile_utils import CompileMetrics
+    >>> metrics = CompileMetrics(["accuracy"])
+    >>> metrics.update_state(np.array([0, 1]), tf.constant([[0.9, 0.1], [0.8, 0.2]]))
+    >>> metrics.name, metrics.result()
+    ('compile_metrics', {'accuracy': <minitape.Tensor: shape=(), dtype=float32, numpy=0.5>})
+    """
+
+    def __init__(self, identifiers: Any) -> None:
+        super().__init__(name="compile_metrics")
+        self._identifiers = list(identifiers) if isinstance(identifiers, list | tuple) else [identifiers]
+        self.metrics: list[Metric] = []
+        self.built = False
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        if not self.built:
+            self.metrics = [metrics_module.get(m, y_true, y_pred) for m in self._identifiers]
+            self.built = True
+        for metric in self.metrics:
+            metric.update_state(y_true, y_pred)
+
+    def result(self) -> dict[str, Any]:
+        return {metric.name: metric.result() for metric in self.metrics}
+
+    def reset_state(self) -> None:
+        for metric in self.metrics:
+            metric.reset_state()
+
+    @property
+    def variables(self) -> list:
+        return [v for metric in self.metrics for v in metric.variables]
+
+
+def pythonify_logs(logs: dict[str, Any]) -> dict[str, Any]:
+    """A step's logs as Python floats, sorted by name, nested dicts flattened in place, as Keras 3's ``fit`` does.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.compile_utils import pythonify_logs
+    >>> pythonify_logs({"b": tf.constant(1.0), "a": {"z": 2, "y": np.float32(3.0)}})
+    {'y': 3.0, 'z': 2.0, 'b': 1.0}
+    """
+    result: dict[str, Any] = {}
+    for key, value in sorted(logs.items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+        else:
+            try:
+                result[key] = float(value)
+            except (TypeError, ValueError):      # Keras keeps what is not a number as it is
+                result[key] = value
+    return result
+
+
+def class_weight_samples(class_weight: dict[int, float], y: np.ndarray) -> np.ndarray:
+    """``class_weight`` as one weight per example: the weight of its class (the argmax of a one-hot row).
+
+    >>> from minitape.keras.compile_utils import class_weight_samples
+    >>> class_weight_samples({0: 2.0, 1: 0.5}, np.array([0, 1, 1]))
+    array([2. , 0.5, 0.5], dtype=float32)
+    """
+    labels = np.argmax(y, axis=-1) if y.ndim > 1 and y.shape[-1] > 1 else np.round(y.reshape(len(y), -1)[:, 0])
+    labels = labels.astype(np.int64)
+    missing = sorted(set(labels.tolist()) - set(class_weight))
+    if missing:
+        raise ValueError(f"`class_weight` must contain all classes in the data. The classes {set(missing)} exist in "
+                         f"the data but not in `class_weight`.")
+    return np.array([class_weight[label] for label in labels.tolist()], np.float32)
