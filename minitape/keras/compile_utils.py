@@ -16,11 +16,13 @@ as per-example weights.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from minitape.keras import metrics as metrics_module
+from minitape.core.tensor import Tensor
 from minitape.keras.metric import Metric
 
 
@@ -60,6 +62,117 @@ class CompileMetrics(Metric):
     @property
     def variables(self) -> list:
         return [v for metric in self.metrics for v in metric.variables]
+
+
+class Reporting:
+    """The metrics side of Keras 3's ``Trainer`` (``Model`` has these): what ``fit`` resets, updates and logs.
+
+    >>> import minitape as tf
+    >>> from minitape.keras.compile_utils import Reporting
+    >>> issubclass(tf.keras.Model, Reporting)
+    True
+    """
+
+    compiled = False
+    _compile_metrics: CompileMetrics | None = None
+    _loss_tracker: Metric
+
+    @property
+    def metrics(self) -> list:
+        """What ``fit`` resets each epoch and reports: the loss's running mean, compile's metrics as one
+        (``compile_metrics``), then the metrics held in the model's attributes, as Keras 3 lists them.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse", metrics=["mse"])
+        >>> [m.name for m in model.metrics]
+        ['loss', 'compile_metrics']
+        """
+        own = [self._loss_tracker, *([self._compile_metrics] if self._compile_metrics else [])] if self.compiled else []
+        return own + [value for name, value in vars(self).items() if isinstance(value, Metric) and name[0] != "_"]
+
+    @property
+    def metrics_names(self) -> list[str]:
+        """The names of ``metrics``.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse")
+        >>> model.metrics_names
+        ['loss']
+        """
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self) -> None:
+        """Put every metric of ``metrics`` back to its start (``fit`` does it at each epoch's start).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
+        >>> model.compile(loss="mse")
+        >>> _ = model.test_step((tf.ones((2, 3)), tf.ones((2, 1))))
+        >>> model.reset_metrics(); float(model.metrics[0].result())
+        0.0
+        """
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def get_metrics_result(self) -> dict[str, Tensor]:
+        """Each metric's result by name; ``compile_metrics``' dict is spread into it, as Keras 3 does.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
+        >>> model.compile(loss="mse", metrics=["mse"])
+        >>> _ = model.test_step((tf.ones((2, 3)), tf.ones((2, 1))))
+        >>> {name: float(value) for name, value in model.get_metrics_result().items()}
+        {'loss': 1.0, 'mse': 1.0}
+        """
+        results: dict[str, Tensor] = {}
+        for metric in self.metrics:
+            result = metric.result()
+            results.update(result if isinstance(result, dict) else {metric.name: result})
+        return results
+
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict[str, Tensor]:
+        """Update compile's metrics with a batch and return ``get_metrics_result()`` (Keras 3's signature).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse", metrics=["mse"])
+        >>> float(model.compute_metrics(None, tf.ones((2, 1)), tf.zeros((2, 1)))["mse"])
+        1.0
+        """
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    @property
+    def compiled_metrics(self) -> _DeprecatedCompiledMetrics:
+        """tf.keras' ``compiled_metrics``, kept by Keras 3 (TF backend) with a warning: its ``update_state``
+        updates every metric of ``metrics``, and a ``Mean`` among them (the loss tracker) with ``y_pred``.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse")
+        >>> type(model.compiled_metrics).__name__
+        '_DeprecatedCompiledMetrics'
+        """
+        return _DeprecatedCompiledMetrics(self)
+
+
+class _DeprecatedCompiledMetrics:
+    """What ``model.compiled_metrics`` gives: an ``update_state`` over the model's metrics, as Keras 3 has it."""
+
+    def __init__(self, model: Reporting) -> None:
+        self.model = model
+
+    def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        warnings.warn("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n```\nfor metric in "
+                      "self.metrics:\n    metric.update_state(y, y_pred)\n```\n", stacklevel=2)
+        for metric in self.model.metrics:
+            if isinstance(metric, metrics_module.Mean):
+                metric.update_state(y_pred, sample_weight=sample_weight)
+            else:
+                metric.update_state(y, y_pred, sample_weight=sample_weight)
 
 
 def pythonify_logs(logs: dict[str, Any]) -> dict[str, Any]:

@@ -37,8 +37,7 @@ from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, History
 from minitape.keras import data_adapter
-from minitape.keras.compile_utils import CompileMetrics, class_weight_samples, pythonify_logs
-from minitape.keras.metric import Metric
+from minitape.keras.compile_utils import CompileMetrics, Reporting, class_weight_samples, pythonify_logs
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
 
@@ -47,7 +46,7 @@ def _verbosity(verbose: int | str) -> int:
     return 1 if verbose == "auto" else int(verbose)
 
 
-class Trainer:
+class Trainer(Reporting):
     """What ``Model`` adds to a layer to train it Keras' way (``Model`` and ``Sequential`` have these methods).
 
     >>> import minitape as tf
@@ -76,74 +75,6 @@ class Trainer:
         self._compile_metrics = None if metrics is None else CompileMetrics(metrics)
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.compiled = True
-
-    @property
-    def metrics(self) -> list:
-        """What ``fit`` resets each epoch and reports: the loss's running mean, compile's metrics as one
-        (``compile_metrics``), then the metrics held in the model's attributes, as Keras 3 lists them.
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> model.compile(loss="mse", metrics=["mse"])
-        >>> [m.name for m in model.metrics]
-        ['loss', 'compile_metrics']
-        """
-        own = [self._loss_tracker, *([self._compile_metrics] if self._compile_metrics else [])] if self.compiled else []
-        return own + [value for name, value in vars(self).items() if isinstance(value, Metric) and name[0] != "_"]
-
-    @property
-    def metrics_names(self) -> list[str]:
-        """The names of ``metrics``.
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> model.compile(loss="mse")
-        >>> model.metrics_names
-        ['loss']
-        """
-        return [m.name for m in self.metrics]
-
-    def reset_metrics(self) -> None:
-        """Put every metric of ``metrics`` back to its start (``fit`` does it at each epoch's start).
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
-        >>> model.compile(loss="mse")
-        >>> _ = model.test_step((tf.ones((2, 3)), tf.ones((2, 1))))
-        >>> model.reset_metrics(); float(model.metrics[0].result())
-        0.0
-        """
-        for metric in self.metrics:
-            metric.reset_state()
-
-    def get_metrics_result(self) -> dict[str, Tensor]:
-        """Each metric's result by name; ``compile_metrics``' dict is spread into it, as Keras 3 does.
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
-        >>> model.compile(loss="mse", metrics=["mse"])
-        >>> _ = model.test_step((tf.ones((2, 3)), tf.ones((2, 1))))
-        >>> {name: float(value) for name, value in model.get_metrics_result().items()}
-        {'loss': 1.0, 'mse': 1.0}
-        """
-        results: dict[str, Tensor] = {}
-        for metric in self.metrics:
-            result = metric.result()
-            results.update(result if isinstance(result, dict) else {metric.name: result})
-        return results
-
-    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict[str, Tensor]:
-        """Update compile's metrics with a batch and return ``get_metrics_result()`` (Keras 3's signature).
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> model.compile(loss="mse", metrics=["mse"])
-        >>> float(model.compute_metrics(None, tf.ones((2, 1)), tf.zeros((2, 1)))["mse"])
-        1.0
-        """
-        if self._compile_metrics is not None:
-            self._compile_metrics.update_state(y, y_pred, sample_weight)
-        return self.get_metrics_result()
 
     def train_step(self, data: Any) -> dict[str, Tensor]:
         """One step on a batch ``(x, y)`` or ``(x, y, sample_weight)``: forward under a tape, gradient of the loss,
@@ -242,19 +173,6 @@ class Trainer:
         warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
                       "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", stacklevel=2)
         return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
-
-    @property
-    def compiled_metrics(self) -> _DeprecatedCompiledMetrics:
-        """tf.keras' ``compiled_metrics``, kept by Keras 3 (TF backend) with a warning: its ``update_state``
-        updates every metric of ``metrics``, and a ``Mean`` among them (the loss tracker) with ``y_pred``.
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> model.compile(loss="mse")
-        >>> type(model.compiled_metrics).__name__
-        '_DeprecatedCompiledMetrics'
-        """
-        return _DeprecatedCompiledMetrics(self)
 
     def _require_compile(self) -> None:
         if not self.compiled:
@@ -401,22 +319,6 @@ def _validation_parts(validation_data: Any) -> tuple[Any, ...]:
         return (validation_data,)
     x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(validation_data)
     return x, y, sample_weight
-
-
-class _DeprecatedCompiledMetrics:
-    """What ``model.compiled_metrics`` gives: an ``update_state`` over the model's metrics, as Keras 3 has it."""
-
-    def __init__(self, model: Trainer) -> None:
-        self.model = model
-
-    def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
-        warnings.warn("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n```\nfor metric in "
-                      "self.metrics:\n    metric.update_state(y, y_pred)\n```\n", stacklevel=2)
-        for metric in self.model.metrics:
-            if isinstance(metric, metrics_module.Mean):
-                metric.update_state(y_pred, sample_weight=sample_weight)
-            else:
-                metric.update_state(y, y_pred, sample_weight=sample_weight)
 
 
 def _should_validate(epoch: int, validation_freq: int | Sequence[int]) -> bool:
