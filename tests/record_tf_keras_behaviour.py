@@ -217,6 +217,18 @@ def fit_data(keras: Any, tf: Any) -> dict[str, Any]:
     run("plain")
     run("rank1_x", X[:, 0], Y[:, 0])
     run("rank1_x_rank2_y", X[:, 0], Y)
+    for key, layers in (("sequential_rank1_x", [keras.layers.Dense(1, input_shape=[1], kernel_initializer="ones")]),
+                        ("sequential_rank1_x_input", [keras.Input(shape=(1,)),
+                                                      keras.layers.Dense(1, kernel_initializer="ones")]),
+                        ("sequential_unbuilt_rank1_x", [keras.layers.Dense(1, kernel_initializer="ones")])):
+        model = keras.Sequential(layers)
+        model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse")
+        try:
+            h = model.fit(X[:, 0], Y[:, 0], batch_size=2, epochs=2, shuffle=False, verbose=0)
+            out[key] = history(h) | {"weights": [values(w) for w in model.get_weights()],
+                                     "predict": values(model.predict(X[:2, 0], verbose=0))}
+        except Exception as error:    # noqa: BLE001 - what is recorded is the refusal
+            out[key] = {"error": type(error).__name__}
     run("images_without_channels", np.arange(24, dtype="float32").reshape(6, 2, 2) / 24, Y)
     run("validation_split", validation_split=0.34)
     run("validation_data", validation_data=(X[:3], Y[:3]))

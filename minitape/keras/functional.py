@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from minitape import ops
 from minitape.core import nest
 from minitape.keras.keras_tensor import KerasTensor, Node
 
@@ -89,3 +90,20 @@ def replay(nodes: list[Node], inputs: list[KerasTensor], values: list[Any]) -> d
         outputs = node.layer(call_inputs, *args, **kwargs)
         computed.update(zip(node.outputs, nest.flatten(outputs)))
     return computed
+
+
+def adjust_rank(x: Any, expected: tuple) -> Any:
+    """``x`` given to an input of shape ``expected`` (batch axis first) with one axis too many or too few, as
+    Keras 3 takes it: a trailing axis of 1 dropped, or added where the input's last axis is 1 (so a vector
+    ``x`` feeds ``Input(shape=(1,))``).  Other ranks pass unchanged, to be refused by the layers.
+
+    >>> from minitape.keras.functional import adjust_rank
+    >>> adjust_rank(tf.constant([1.0, 2.0]), (None, 1)).shape
+    TensorShape([2, 1])
+    """
+    rank = len(x.shape)
+    if rank == len(expected) + 1 and x.shape[-1] == 1:
+        return ops.squeeze(x, axis=-1)
+    if rank == len(expected) - 1 and expected[-1] == 1:
+        return ops.expand_dims(x, axis=-1)
+    return x

@@ -175,7 +175,8 @@ class Sequential(Model):
         >>> model.call(tf.constant([1.0, 2.0]), training=False).numpy()
         array([2., 3.], dtype=float32)
         """
-        x = inputs
+        first = self._layers[0].input_shape_hint if self._layers else None
+        x = inputs if first is None or not isinstance(inputs, Tensor) else functional.adjust_rank(inputs, (None, *first))
         for layer in self.layers:
             x = layer(x) if training is None else layer(x, training=training)
         return x
@@ -260,6 +261,7 @@ class Functional(Model):
         value = convert_to_tensor(value.numpy() if hasattr(value, "numpy") else value)
         if value.dtype.name != symbolic.dtype:
             value = ops.cast(value, symbolic.dtype)
+        value = functional.adjust_rank(value, symbolic.shape)
         shape = tuple(value.shape)
         if len(shape) != symbolic.ndim or any(n is not None and n != m for n, m in zip(symbolic.shape, shape)):
             raise ValueError(f'Input {k} of layer "{self.name}" is incompatible with the layer: expected '
