@@ -14,6 +14,8 @@ module (``tensorflow`` / ``minitape``) returning plain data:
   ``reset_state``;
 * ``fit_data``: ``fit`` on a rank-1 ``x``, ``validation_split``, ``validation_data``, ``class_weight``,
   ``sample_weight``, ``initial_epoch``, ``steps_per_epoch``, ``validation_freq`` (all with ``shuffle=False``);
+* ``functional_io``: an ensemble of functional models called on one Input, a model called on another's
+  ``output``, ``input``/``output``/``inputs``/``outputs``, a feature extractor from a Sequential's layers;
 * ``formatting``: ``f"{t}"`` and ``format(t, ".2f")`` of tensors, ``stop_recording`` outside the tape, a
   custom metric's ``result()`` dtype.
 """
@@ -263,8 +265,38 @@ def formatting(keras: Any, tf: Any) -> dict[str, Any]:
     return out
 
 
+def functional_io(keras: Any, tf: Any) -> dict[str, Any]:
+    def member(k: int) -> Any:
+        inputs = keras.Input(shape=(3,))
+        dense = keras.layers.Dense(1, kernel_initializer=keras.initializers.Constant(k), name=f"dense_{k}")
+        return keras.Model(inputs, dense(inputs), name=f"member_{k}")
+
+    def errors(get: Any) -> Any:
+        try:
+            return list(get().shape)
+        except AttributeError as error:
+            return ["AttributeError", str(error).replace(" ", "")[:40]]
+
+    a, b = member(1), member(2)
+    inputs = keras.Input(shape=(3,))
+    ensemble = keras.Model(inputs, keras.layers.Add(name="join")([a(inputs), b(inputs)]))
+    head = keras.Sequential([keras.layers.Dense(2, kernel_initializer="ones", name="head_dense")], name="head")
+    chained = keras.Model(a.input, head(a.output))
+    stack = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(2, kernel_initializer="ones", name="h"),
+                              keras.layers.Dense(1, kernel_initializer="ones", name="o")], name="stack")
+    features = keras.Model(stack.inputs, [layer.output for layer in stack.layers])
+    ones = np.ones((2, 3), "float32")
+    return {"ensemble": [type(layer).__name__ for layer in ensemble.layers] + [values(ensemble(ones))],
+            "chained": [type(layer).__name__ for layer in chained.layers] + [values(chained(ones))],
+            "member_io": [list(a.input.shape), list(a.output.shape), len(a.inputs), len(a.outputs)],
+            "sequential_io": [list(stack.inputs[0].shape), list(stack.outputs[0].shape),
+                              errors(lambda: stack.output), errors(lambda: keras.layers.Dense(1, name="lonely").output)],
+            "features": [values(x) for x in features(ones)],
+            "features_layers": [layer.name for layer in features.layers][1:]}
+
+
 CASES = {"train_step": train_step, "add_loss": add_loss, "metric_weights": metric_weights, "fit_data": fit_data,
-         "formatting": formatting}
+         "formatting": formatting, "functional_io": functional_io}
 
 
 def main() -> None:

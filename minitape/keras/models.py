@@ -25,7 +25,7 @@ from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
 from minitape.keras import functional
 from minitape.keras.keras_tensor import KerasTensor, is_symbolic
-from minitape.keras.layers import InputLayer, Layer
+from minitape.keras.layers import Input, InputLayer, Layer
 from minitape.keras.summary import print_summary
 from minitape.keras.trainer import Trainer
 
@@ -88,6 +88,11 @@ class Model(Trainer, Layer):
         print_summary(self, print_fn)
 
 
+def _one_or_all(structure: Any, flat: list[KerasTensor]) -> Any:
+    """Keras' ``model.input``/``model.output``: the tensor when there is one, else the structure given."""
+    return flat[0] if len(flat) == 1 else structure
+
+
 def _functional_arguments(args: tuple, kwargs: dict) -> bool:
     """Keras 3's test for ``Model(inputs, outputs)`` arguments, with KerasTensors required (a subclass's own
     ``MyModel(64, 10)`` stays a subclassed model)."""
@@ -132,6 +137,7 @@ class Sequential(Model):
             raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
                              f"{layer!r} (of type {type(layer)}).")
         self._layers.append(layer)
+        self._graph_io = None
         first = self._layers[0].input_shape_hint
         if first is not None and len(self.layers):      # the input shape is known: build now, as Keras does
             self(constant(0.0, shape=(1, *[1 if n is None else n for n in first])))
@@ -166,6 +172,43 @@ class Sequential(Model):
         ['r']
         """
         return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
+
+    @property
+    def inputs(self) -> list[KerasTensor]:
+        """The symbolic input of the stack, as a list, once its input shape is known (Keras 3 runs a
+        Sequential model as a functional one then).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2, name="h")])
+        >>> model.inputs[0].shape, model.outputs[0].shape, model.layers[0].output.shape
+        ((None, 3), (None, 2), (None, 2))
+        """
+        return self._graph("inputs")[0]
+
+    @property
+    def outputs(self) -> list[KerasTensor]:
+        """The symbolic output of the stack, as a list (see ``inputs``).
+
+        >>> import minitape as tf
+        >>> tf.keras.Sequential([tf.keras.layers.Dense(2)], name="unbuilt").outputs
+        Traceback (most recent call last):
+        ...
+        AttributeError: Sequential model 'unbuilt' has no defined outputs yet.
+        """
+        return self._graph("outputs")[1]
+
+    def _graph(self, role: str) -> tuple[list[KerasTensor], list[KerasTensor]]:
+        """The stack called once on an ``Input`` of its input shape: the functional graph Keras 3 keeps."""
+        if getattr(self, "_graph_io", None) is None:
+            first = self._layers[0] if self._layers else None
+            if first is None or first.input_shape_hint is None:
+                raise AttributeError(f"Sequential model '{self.name}' has no defined {role} yet.")
+            x = first.output if isinstance(first, InputLayer) else Input(shape=first.input_shape_hint)
+            y = x
+            for layer in self.layers:
+                y = layer(y)
+            self._graph_io = ([x], [y])
+        return self._graph_io
 
     def call(self, inputs: Any, training: bool | None = None) -> Any:
         """Each layer applied in turn, passing ``training`` on to the layers that take it.
@@ -209,6 +252,7 @@ class Functional(Model):
                 raise ValueError(f"The `inputs` of a functional Model must come from `tf.keras.Input`; "
                                  f"{x!r} was made by layer '{x.node.layer.name}'.")
         self._input_structure, self._output_structure = inputs, outputs
+        self._symbolic_io = (_one_or_all(inputs, self._inputs), _one_or_all(outputs, self._outputs))
         self._nodes = functional.nodes_between(self._inputs, self._outputs)
         for layer in [node.layer for node in self._nodes]:
             if all(layer is not known for known in self._layers):
@@ -258,12 +302,13 @@ class Functional(Model):
 
     def _as_input(self, k: int, value: Any, symbolic: KerasTensor) -> Tensor:
         """One input as a tensor of its ``Input``'s dtype, its shape checked against the Input's."""
-        value = convert_to_tensor(value.numpy() if hasattr(value, "numpy") else value)
+        if not isinstance(value, Tensor):      # a stand-in (the model called on a KerasTensor) stays as it is
+            value = convert_to_tensor(value.numpy() if hasattr(value, "numpy") else value)
         if value.dtype.name != symbolic.dtype:
             value = ops.cast(value, symbolic.dtype)
         value = functional.adjust_rank(value, symbolic.shape)
         shape = tuple(value.shape)
-        if len(shape) != symbolic.ndim or any(n is not None and n != m for n, m in zip(symbolic.shape, shape)):
+        if len(shape) != symbolic.ndim or any(None not in (n, m) and n != m for n, m in zip(symbolic.shape, shape)):
             raise ValueError(f'Input {k} of layer "{self.name}" is incompatible with the layer: expected '
                              f"shape={symbolic.shape}, found shape={shape}; give it data of the `Input`'s shape.")
         return value
