@@ -4,7 +4,10 @@ tests/data/tf_keras_behaviour.json (written by tests/record_tf_keras_behaviour.p
 import json
 import warnings
 
+import numpy as np
 import pytest
+
+import minitape as tf
 
 import record_tf_keras_behaviour as spec
 from recorded_keras import minitape_runs, same
@@ -19,3 +22,45 @@ def test_matches_keras(case, key):
         warnings.simplefilter("ignore")
         got = ours(case)[key]
     assert same(got, RECORDED[case][key], tol=1e-5), (got, RECORDED[case][key])
+
+
+class _Recorder(tf.keras.Model):
+    """A model whose train_step keeps the order of the examples it is given (x holds each example's index)."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = tf.keras.layers.Dense(1)
+        self.seen = []
+
+    def call(self, x):
+        return self.dense(x)
+
+    def train_step(self, data):
+        x, _ = data
+        self.seen.extend(int(v) for v in x.numpy()[:, 0])
+        return {}
+
+
+def _orders(shuffle, seed=0, epochs=3):
+    tf.keras.utils.set_random_seed(seed)
+    model = _Recorder()
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.arange(10, dtype="float32").reshape(10, 1)
+    model.fit(x, x, batch_size=4, epochs=epochs, shuffle=shuffle, verbose=0)
+    return [model.seen[k * 10:(k + 1) * 10] for k in range(epochs)]
+
+
+def test_shuffle_is_per_epoch_and_follows_set_random_seed():
+    shuffled = _orders(True)
+    assert all(sorted(order) == list(range(10)) for order in shuffled)      # every example once per epoch
+    assert len({tuple(order) for order in shuffled}) == 3                  # a new order each epoch
+    assert shuffled == _orders(True)                                        # repeatable from the seed
+    assert shuffled != _orders(True, seed=1)
+    assert _orders(False) == [list(range(10))] * 3
+
+
+def test_history_holds_python_floats_and_a_custom_train_step_changes_the_weights():
+    history, weights = RECORDED["train_step"]["Keras3/fit"], RECORDED["train_step"]["Keras3/weights"]
+    assert history["types"] == ["float"] and history["loss"][0] > history["loss"][-1]
+    assert ours("train_step")["Keras3/weights"] != [[[0.5], [-0.25], [0.1]], [0.2]]
+    assert same(ours("train_step")["Keras3/weights"], weights, tol=1e-5)
