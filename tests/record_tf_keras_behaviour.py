@@ -16,6 +16,7 @@ module (``tensorflow`` / ``minitape``) returning plain data:
   ``sample_weight``, ``initial_epoch``, ``steps_per_epoch``, ``validation_freq`` (all with ``shuffle=False``);
 * ``functional_io``: an ensemble of functional models called on one Input, a model called on another's
   ``output``, ``input``/``output``/``inputs``/``outputs``, a feature extractor from a Sequential's layers;
+* ``summary``: ``model.summary()`` of a Sequential and a functional model where stdout is not a terminal;
 * ``formatting``: ``f"{t}"`` and ``format(t, ".2f")`` of tensors, ``stop_recording`` outside the tape, a
   custom metric's ``result()`` dtype.
 """
@@ -295,8 +296,36 @@ def functional_io(keras: Any, tf: Any) -> dict[str, Any]:
             "features_layers": [layer.name for layer in features.layers][1:]}
 
 
+def summary(keras: Any, tf: Any) -> dict[str, Any]:
+    """The tables as printed where the output is not a terminal (80 columns: what COLUMNS=80 also says)."""
+    import contextlib
+    import io
+    import os
+    columns = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "80"
+    try:
+        model = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dense(3, name="hidden"),
+                                  keras.layers.Dense(1, name="a_rather_long_layer_name_that_wraps")], name="tiny")
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            model.summary()
+        inputs = keras.Input(shape=(8, 8, 1), name="image")
+        x = keras.layers.Flatten(name="flat")(keras.layers.Conv2D(2, 3, name="conv")(inputs))
+        cnn = keras.Model(inputs, keras.layers.Dense(10, name="logits")(x), name="cnn")
+        given: list = []
+        cnn.summary(print_fn=given.append)
+        wide: list = []
+        cnn.summary(line_length=100, print_fn=wide.append)
+    finally:
+        os.environ.pop("COLUMNS")
+        if columns is not None:
+            os.environ["COLUMNS"] = columns
+    return {"sequential_stdout": printed.getvalue(), "functional_print_fn": given, "line_length_100": wide}
+
+
 CASES = {"train_step": train_step, "add_loss": add_loss, "metric_weights": metric_weights, "fit_data": fit_data,
-         "formatting": formatting, "functional_io": functional_io}
+         "formatting": formatting, "functional_io": functional_io,
+         "summary": summary}
 
 
 def main() -> None:

@@ -46,6 +46,15 @@ class CompileMetrics(Metric):
         self.built = False
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Update each metric with a batch (making them on the first one); ``sample_weight`` is not used.
+
+        >>> import minitape as tf
+        >>> from minitape.keras.compile_utils import CompileMetrics
+        >>> metrics = CompileMetrics("mse")
+        >>> metrics.update_state(tf.zeros((2, 1)), tf.ones((2, 1)))
+        >>> [m.name for m in metrics.metrics]
+        ['mse']
+        """
         if not self.built:
             self.metrics = [metrics_module.get(m, y_true, y_pred) for m in self._identifiers]
             self.built = True
@@ -53,14 +62,43 @@ class CompileMetrics(Metric):
             metric.update_state(y_true, y_pred)
 
     def result(self) -> dict[str, Any]:
+        """Each metric's result, by name.
+
+        >>> import minitape as tf
+        >>> from minitape.keras.compile_utils import CompileMetrics
+        >>> metrics = CompileMetrics(["mse"])
+        >>> metrics.update_state(tf.zeros((2, 1)), 2 * tf.ones((2, 1)))
+        >>> float(metrics.result()["mse"])
+        4.0
+        """
         return {metric.name: metric.result() for metric in self.metrics}
 
     def reset_state(self) -> None:
+        """Reset each metric.
+
+        >>> import minitape as tf
+        >>> from minitape.keras.compile_utils import CompileMetrics
+        >>> metrics = CompileMetrics(["mse"])
+        >>> metrics.update_state(tf.zeros((2, 1)), tf.ones((2, 1))); metrics.reset_state()
+        >>> float(metrics.result()["mse"])
+        0.0
+        """
         for metric in self.metrics:
             metric.reset_state()
 
     @property
     def variables(self) -> list:
+        """The state variables of its metrics (none before the first batch).
+
+        >>> import minitape as tf
+        >>> from minitape.keras.compile_utils import CompileMetrics
+        >>> metrics = CompileMetrics(["mse"])
+        >>> metrics.variables
+        []
+        >>> metrics.update_state(tf.zeros((2, 1)), tf.ones((2, 1)))
+        >>> [v.name for v in metrics.variables]
+        ['total', 'count']
+        """
         return [v for metric in self.metrics for v in metric.variables]
 
 

@@ -165,10 +165,28 @@ class SymbolicIO:
 
     @property
     def input(self) -> Any:
+        """The KerasTensor (or structure) the layer was first called on.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Dense(1, name="never_called").input
+        Traceback (most recent call last):
+        ...
+        AttributeError: The layer never_called has never been called and thus has no defined input.
+        """
         return self._first_call(0, "input")
 
     @property
     def output(self) -> Any:
+        """The KerasTensor (or structure) the layer's first symbolic call returned.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.ReLU()(tf.keras.Input(shape=(2,))) is not None
+        True
+        >>> x = tf.keras.Input(shape=(2,))
+        >>> relu = tf.keras.layers.ReLU()
+        >>> relu(x) is relu.output
+        True
+        """
         return self._first_call(1, "output")
 
     def _first_call(self, index: int, role: str) -> Any:

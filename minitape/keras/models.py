@@ -71,8 +71,9 @@ class Model(Trainer, Layer):
         """
         return list(self._layers)
 
-    def summary(self, print_fn: Callable[[str], Any] | None = None) -> None:
-        """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.
+    def summary(self, line_length: int | None = None, print_fn: Callable[[str], Any] | None = None) -> None:
+        """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.  It is
+        ``line_length`` wide, else as wide as Keras makes it for the terminal (see ``summary``).
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Conv2D(4, 3, name="conv")], name="net")
@@ -85,7 +86,7 @@ class Model(Trainer, Layer):
          Total params: 40 (160.00 B)
         ...
         """
-        print_summary(self, print_fn)
+        print_summary(self, print_fn, line_length)
 
 
 def _one_or_all(structure: Any, flat: list[KerasTensor]) -> Any:
