@@ -17,11 +17,13 @@ module (``tensorflow`` / ``minitape``) returning plain data:
 * ``functional_io``: an ensemble of functional models called on one Input, a model called on another's
   ``output``, ``input``/``output``/``inputs``/``outputs``, a feature extractor from a Sequential's layers;
 * ``summary``: ``model.summary()`` of a Sequential and a functional model where stdout is not a terminal;
+* ``configs``: ``get_config`` of built-in layers, ``from_config`` round trips of Sequential and functional models;
 * ``formatting``: ``f"{t}"`` and ``format(t, ".2f")`` of tensors, ``stop_recording`` outside the tape, a
   custom metric's ``result()`` dtype.
 """
 from __future__ import annotations
 
+import copy
 import json
 import pathlib
 import warnings
@@ -323,9 +325,47 @@ def summary(keras: Any, tf: Any) -> dict[str, Any]:
     return {"sequential_stdout": printed.getvalue(), "functional_print_fn": given, "line_length_100": wide}
 
 
+def layer_zoo(keras: Any) -> list:
+    L = keras.layers
+    return [L.Dense(3, activation="relu", use_bias=False, name="dense_c"), L.Conv2D(4, 3, strides=2, padding="same",
+            name="conv_c"), L.Dropout(0.25, name="drop_c"), L.Flatten(name="flat_c"), L.MaxPooling2D(2, name="pool_c"),
+            L.BatchNormalization(momentum=0.9, name="bn_c"), L.Embedding(10, 4, name="emb_c"),
+            L.LSTM(5, return_sequences=True, name="lstm_c"), L.ReLU(name="relu_c"), L.Add(name="add_c"),
+            L.LayerNormalization(name="ln_c")]
+
+
+def configs(keras: Any, tf: Any) -> dict[str, Any]:
+    """Keras 3's configs: the keys of each built-in layer's, the values that are plain data, and the round trip
+    of a Sequential and a functional model (the rebuilt architecture and its outputs for the same weights)."""
+    out: dict[str, Any] = {}
+    for layer in layer_zoo(keras):
+        config = layer.get_config()
+        again = type(layer).from_config(copy.deepcopy(config))
+        out[layer.name] = {"keys": sorted(config), "plain": {k: v for k, v in config.items()
+                                                             if isinstance(v, int | float | str | bool)},
+                           "round_trip": again.get_config() == config}
+    stack = keras.Sequential([keras.Input(shape=(4,), name="in_s"), keras.layers.Dense(3, activation="relu", name="h_s"),
+                              keras.layers.Dropout(0.2, name="d_s"), keras.layers.Dense(1, name="o_s")], name="stack")
+    x = keras.Input(shape=(3,), name="in_f")
+    h = keras.layers.Dense(4, activation="tanh", name="h_f")(x)
+    branch = keras.layers.Dense(4, name="b_f")(x)
+    graph = keras.Model(x, keras.layers.Dense(1, name="o_f")(keras.layers.Add(name="add_f")([h, branch])), name="graph")
+    ones = np.linspace(-1, 1, 8, dtype="float32").reshape(2, 4)
+    for model, data in ((stack, ones), (graph, ones[:, :3])):
+        config = model.get_config()
+        again = type(model).from_config(copy.deepcopy(config))          # Keras' from_config takes the dict apart
+        again.set_weights(model.get_weights())
+        out[model.name] = {"layers": [[entry["class_name"], entry["config"]["name"]] for entry in config["layers"]],
+                           "rebuilt": [[type(layer).__name__, layer.name] for layer in again.layers],
+                           "same_output": bool(np.allclose(again(data), model(data))), "name": again.name}
+        if "input_layers" in config:
+            out[model.name] |= {"input_layers": config["input_layers"], "output_layers": config["output_layers"]}
+    return out
+
+
 CASES = {"train_step": train_step, "add_loss": add_loss, "metric_weights": metric_weights, "fit_data": fit_data,
          "formatting": formatting, "functional_io": functional_io,
-         "summary": summary}
+         "summary": summary, "configs": configs}
 
 
 def main() -> None:

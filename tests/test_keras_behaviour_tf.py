@@ -16,7 +16,11 @@ RECORDED = json.loads(spec.OUT.read_text())
 ours = minitape_runs(spec)
 
 
-@pytest.mark.parametrize("case,key", [(case, key) for case in spec.CASES for key in RECORDED[case]])
+LAYER_CONFIGS = [key for key, value in RECORDED["configs"].items() if "keys" in value]
+
+
+@pytest.mark.parametrize("case,key", [(case, key) for case in spec.CASES for key in RECORDED[case]
+                                      if (case, key) not in {("configs", k) for k in LAYER_CONFIGS}])
 def test_matches_keras(case, key):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -64,3 +68,14 @@ def test_history_holds_python_floats_and_a_custom_train_step_changes_the_weights
     assert history["types"] == ["float"] and history["loss"][0] > history["loss"][-1]
     assert ours("train_step")["Keras3/weights"] != [[[0.5], [-0.25], [0.1]], [0.2]]
     assert same(ours("train_step")["Keras3/weights"], weights, tol=1e-5)
+
+
+@pytest.mark.parametrize("name", LAYER_CONFIGS)
+def test_layer_configs_use_keras_names_and_values_and_round_trip(name):
+    """minitape's layers take fewer arguments than Keras 3's: each key of a config must be one Keras writes,
+    with Keras' value where it is plain data, and from_config(get_config()) must give the same config."""
+    got, keras = ours("configs")[name], RECORDED["configs"][name]
+    assert set(got["keys"]) <= set(keras["keys"]), set(got["keys"]) - set(keras["keys"])
+    assert {k: v for k, v in got["plain"].items() if k in keras["plain"]} == \
+        {k: v for k, v in keras["plain"].items() if k in got["plain"]}
+    assert got["round_trip"] and keras["round_trip"]

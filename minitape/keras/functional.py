@@ -23,6 +23,7 @@ from typing import Any
 
 from minitape import ops
 from minitape.core import nest
+from minitape.keras import serialization
 from minitape.keras.keras_tensor import KerasTensor, Node
 
 
@@ -107,3 +108,104 @@ def adjust_rank(x: Any, expected: tuple) -> Any:
     if rank == len(expected) - 1 and expected[-1] == 1:
         return ops.expand_dims(x, axis=-1)
     return x
+
+
+def graph_config(model: Any) -> dict[str, Any]:
+    """A functional model's config as Keras 3 writes it: each layer's config with the calls that feed it
+    (``inbound_nodes``, a KerasTensor named by ``[layer, call, output]``), then the inputs' and outputs' names.
+
+    >>> import minitape as tf
+    >>> x = tf.keras.Input(shape=(2,), name="x")
+    >>> config = tf.keras.Model(x, tf.keras.layers.ReLU(name="act")(x), name="m").get_config()
+    >>> [layer["name"] for layer in config["layers"]], config["output_layers"]
+    (['x', 'act'], ['act', 0, 0])
+    """
+    calls: dict[int, int] = {}                  # a node: which call of its layer it is
+    for node in model._nodes:
+        calls[id(node)] = sum(1 for other in model._nodes if other.layer is node.layer and other.order < node.order)
+
+    def history(x: KerasTensor) -> list:
+        return [x.node.layer.name, calls[id(x.node)], x.node.outputs.index(x)]
+
+    def marker(x: Any) -> Any:
+        if not isinstance(x, KerasTensor):
+            return x
+        return {"class_name": "__keras_tensor__",
+                "config": {"shape": list(x.shape), "dtype": x.dtype, "keras_history": history(x)}}
+
+    def ends(structure: Any, flat: list[KerasTensor]) -> list:          # Keras: one tensor is not nested
+        return history(flat[0]) if isinstance(structure, KerasTensor) else [history(x) for x in flat]
+
+    layers = []
+    for layer in model.layers:
+        nodes = sorted((n for n in model._nodes if n.layer is layer and n.parents), key=lambda n: n.order)
+        inbound = []
+        for n in nodes:
+            inputs, args, kwargs = nest.pack_sequence_as(n.call_args, [marker(x) for x in nest.flatten(n.call_args)])
+            inbound.append({"args": [inputs, *args], "kwargs": kwargs})
+        layers.append({**serialization.serialize(layer), "name": layer.name, "inbound_nodes": inbound})
+    return {"name": model.name, "trainable": model.trainable, "layers": layers,
+            "input_layers": ends(model._input_structure, model._inputs),
+            "output_layers": ends(model._output_structure, model._outputs)}
+
+
+def rebuild(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> tuple[list, list]:
+    """The inputs and outputs of ``graph_config``'s graph, each layer made again and called as it was."""
+    made: dict[tuple, KerasTensor] = {}
+    pending = []
+    for entry in config["layers"]:
+        layer = serialization.deserialize(entry, custom_objects)
+        if not entry["inbound_nodes"]:                          # an InputLayer: its output is the start
+            made[(entry["name"], 0, 0)] = layer.output
+        pending += [(layer, entry["name"], k, call) for k, call in enumerate(entry["inbound_nodes"])]
+    while pending:
+        ready = [p for p in pending if all(tuple(h) in made for h in _histories(p[3]))]
+        if not ready:
+            raise ValueError("The functional config is disconnected: a layer reads a tensor no layer makes.")
+        for item in ready:
+            layer, name, k, call = item
+            flat = [made[tuple(x["config"]["keras_history"])] if _is_history(x) else x for x in _leaves(call)]
+            inputs, *args = _pack(call["args"], flat[:len(_leaves(call["args"]))])
+            kwargs = _pack(call["kwargs"], flat[len(_leaves(call["args"])):])
+            made.update({(name, k, t): x for t, x in enumerate(nest.flatten(layer(inputs, *args, **kwargs)))})
+            pending.remove(item)
+    return _ends(config["input_layers"], made), _ends(config["output_layers"], made)
+
+
+def _ends(histories: list, made: dict) -> Any:
+    """The tensors ``input_layers`` or ``output_layers`` name: one, or a list of them."""
+    if histories and isinstance(histories[0], str):
+        return made[tuple(histories)]
+    return [made[tuple(h)] for h in histories]
+
+
+def _is_history(x: Any) -> bool:
+    return isinstance(x, dict) and x.get("class_name") == "__keras_tensor__"
+
+
+def _leaves(call: Any) -> list:
+    """A recorded call's leaves, a KerasTensor's marker dict being one leaf."""
+    if _is_history(call):
+        return [call]
+    if isinstance(call, list | tuple):
+        return [leaf for item in call for leaf in _leaves(item)]
+    if isinstance(call, dict):
+        return [leaf for key in sorted(call) for leaf in _leaves(call[key])]
+    return [call]
+
+
+def _pack(call: Any, flat: list) -> Any:
+    """``call``'s structure with ``flat`` as its leaves (the inverse of ``_leaves``)."""
+    remaining = iter(flat)
+
+    def build(node: Any) -> Any:
+        if _is_history(node) or not isinstance(node, list | tuple | dict):
+            return next(remaining)
+        if isinstance(node, dict):
+            return {key: build(node[key]) for key in sorted(node)}
+        return type(node)(build(item) for item in node)
+    return build(call)
+
+
+def _histories(call: Any) -> list:
+    return [x["config"]["keras_history"] for x in _leaves(call) if _is_history(x)]

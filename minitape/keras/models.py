@@ -23,7 +23,7 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
-from minitape.keras import functional
+from minitape.keras import functional, serialization
 from minitape.keras.keras_tensor import KerasTensor, is_symbolic
 from minitape.keras.layers import Input, InputLayer, Layer
 from minitape.keras.summary import print_summary
@@ -56,6 +56,20 @@ class Model(Trainer, Layer):
         if not issubclass(cls, Functional) and _functional_arguments(args, kwargs):
             return super().__new__(_functional_subclass(cls))
         return super().__new__(cls)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Model:
+        """A model from its config: a functional model's (its ``layers`` and their calls), or a subclass's
+        own arguments, as Keras 3's ``Model.from_config`` tells them apart.
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,))
+        >>> type(tf.keras.Model.from_config(tf.keras.Model(x, x).get_config())).__name__
+        'Functional'
+        """
+        if "input_layers" in config and "output_layers" in config:
+            return Functional.from_config.__func__(cls, config, custom_objects)
+        return super().from_config(config, custom_objects)
 
     @property
     def layers(self) -> list[Layer]:
@@ -174,6 +188,30 @@ class Sequential(Model):
         """
         return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
 
+    def get_config(self) -> dict[str, Any]:
+        """The stack's name and each layer's config (an ``Input`` given first among them), as Keras 3 writes it.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+        >>> [layer["class_name"] for layer in model.get_config()["layers"]]
+        ['InputLayer', 'Dense']
+        """
+        return {"name": self.name, "trainable": self.trainable, "dtype": serialization.dtype_policy(None),
+                "layers": [serialization.serialize(layer) for layer in self._layers]}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Sequential:
+        """The stack made again from ``get_config`` (new weights, the same architecture).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), name="h")], name="stack")
+        >>> again = tf.keras.Sequential.from_config(model.get_config())
+        >>> again.name, [v.shape.as_list() for v in again.weights]
+        ('stack', [[3, 2], [2]])
+        """
+        layers = [serialization.deserialize(layer, custom_objects) for layer in config["layers"]]
+        return cls(layers, name=config["name"], trainable=config.get("trainable", True))
+
     @property
     def inputs(self) -> list[KerasTensor]:
         """The symbolic input of the stack, as a list, once its input shape is known (Keras 3 runs a
@@ -260,6 +298,31 @@ class Functional(Model):
                 self._layers.append(layer)
         self.output_shape = nest.pack_sequence_as(outputs, [x.shape for x in self._outputs])
         self.built = True
+
+    def get_config(self) -> dict[str, Any]:
+        """Its layers' configs and how they are called, as Keras 3 writes a functional model (see ``functional``).
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,), name="x")
+        >>> sorted(tf.keras.Model(x, tf.keras.layers.Dense(1)(x)).get_config())
+        ['input_layers', 'layers', 'name', 'output_layers', 'trainable']
+        """
+        return functional.graph_config(self)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Functional:
+        """The model made again from ``get_config``: each layer anew, called as it was (new weights).
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,), name="x")
+        >>> model = tf.keras.Model(x, tf.keras.layers.Dense(3, name="d")(x), name="m")
+        >>> again = tf.keras.Model.from_config(model.get_config())
+        >>> type(again).__name__, again.name, [layer.name for layer in again.layers], again.outputs[0].shape
+        ('Functional', 'm', ['x', 'd'], (None, 3))
+        """
+        inputs, outputs = functional.rebuild(config, custom_objects)
+        target = Functional if cls is Model else cls
+        return target(inputs, outputs, name=config["name"], trainable=config.get("trainable", True))
 
     @property
     def inputs(self) -> list[KerasTensor]:
