@@ -156,9 +156,22 @@ def add_loss(keras: Any, tf: Any) -> dict[str, Any]:
     after_call = len(model.losses)
     model((X[:2], Y[:2]))
     model((X[:2], Y[:2]))
-    return {"fit": history(h), "weights": [values(w) for w in model.get_weights()],
-            "losses_after_fit": after_call, "losses_after_two_calls": len(model.losses),
-            "loss_values": [values(v) for v in model.losses]}
+    out = {"fit": history(h), "weights": [values(w) for w in model.get_weights()],
+           "losses_after_fit": after_call, "losses_after_two_calls": len(model.losses),
+           "loss_values": [values(v) for v in model.losses]}
+
+    class Endpoint(keras.layers.Layer):          # keras.io's functional API guide: the loss made by a layer
+        def call(self, targets: Any, logits: Any) -> Any:
+            self.add_loss(tf.reduce_mean(tf.square(targets - tf.sigmoid(logits))))
+            return tf.sigmoid(logits)
+
+    inputs, targets = keras.Input(shape=(3,), name="x_inputs"), keras.Input(shape=(2,), name="a_targets")
+    logits = keras.layers.Dense(2, kernel_initializer="ones", name="logits")(inputs)
+    model = keras.Model([inputs, targets], Endpoint(name="endpoint")(targets, logits))
+    model.compile(optimizer=keras.optimizers.SGD(0.5))
+    data = {"a_targets": np.array([[1.0, 0.0]] * 3 + [[0.0, 1.0]] * 3, "float32"), "x_inputs": X}   # by name
+    h = model.fit(data, batch_size=2, epochs=3, shuffle=False, verbose=0)
+    return out | {"endpoint_fit": history(h), "endpoint_weights": [values(w) for w in model.get_weights()]}
 
 
 def metric_weights(keras: Any, tf: Any) -> dict[str, Any]:

@@ -356,6 +356,8 @@ class Functional(Model):
         >>> model.call([np.ones((1, 2)), np.ones((1, 2))]).numpy()
         array([[2., 2.]], dtype=float32)
         """
+        if isinstance(inputs, dict) and not isinstance(self._input_structure, dict):
+            inputs = self._by_name(inputs)
         values = nest.flatten(inputs)
         if len(values) != len(self._inputs):
             raise ValueError(f"Functional model '{self.name}' expects {len(self._inputs)} input(s), but it received "
@@ -363,6 +365,15 @@ class Functional(Model):
         values = [self._as_input(k, value, x) for k, (value, x) in enumerate(zip(values, self._inputs))]
         computed = functional.replay(self._nodes, self._inputs, values)
         return nest.pack_sequence_as(self._output_structure, [computed[x] for x in self._outputs])
+
+    def _by_name(self, inputs: dict[str, Any]) -> list[Any]:
+        """A dict given to a model whose inputs are a list: each value to the ``Input`` of its name, as Keras 3
+        matches them (``fit({"image": ..., "label": ...})``)."""
+        names = [x.name for x in self._inputs]
+        if set(inputs) != set(names):
+            raise ValueError(f"Functional model '{self.name}' was given a dict with keys {sorted(inputs)}, but its "
+                             f"inputs are named {names}; name the dict's entries after the model's Inputs.")
+        return [inputs[name] for name in names]
 
     def _as_input(self, k: int, value: Any, symbolic: KerasTensor) -> Tensor:
         """One input as a tensor of its ``Input``'s dtype, its shape checked against the Input's."""
