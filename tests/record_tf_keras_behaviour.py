@@ -171,7 +171,9 @@ def add_loss(keras: Any, tf: Any) -> dict[str, Any]:
     model.compile(optimizer=keras.optimizers.SGD(0.5))
     data = {"a_targets": np.array([[1.0, 0.0]] * 3 + [[0.0, 1.0]] * 3, "float32"), "x_inputs": X}   # by name
     h = model.fit(data, batch_size=2, epochs=3, shuffle=False, verbose=0)
-    return out | {"endpoint_fit": history(h), "endpoint_weights": [values(w) for w in model.get_weights()]}
+    split = model.fit(data, batch_size=2, epochs=2, shuffle=False, verbose=0, validation_split=0.34)
+    return out | {"endpoint_fit": history(h), "endpoint_weights": [values(w) for w in model.get_weights()],
+                  "endpoint_validation_split": history(split)}
 
 
 def metric_weights(keras: Any, tf: Any) -> dict[str, Any]:

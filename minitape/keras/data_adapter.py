@@ -88,6 +88,28 @@ def as_host_array(data: Any) -> np.ndarray:
     return array.astype(np.float32) if np.issubdtype(array.dtype, np.floating) else array
 
 
+def split_arrays(parts: tuple, validation_split: float) -> tuple[tuple, tuple]:
+    """``(x, y, sample_weight)`` (each None, an array or a structure of arrays) cut before the last
+    ``validation_split`` of the examples, as Keras' ``validation_split`` holds them out (before any shuffling):
+    the training parts, and the held-out ones as ``validation_data``.
+
+    >>> from minitape.keras.data_adapter import split_arrays
+    >>> (x, y, w), held_out = split_arrays((np.arange(5.0), np.arange(5), None), 0.4)
+    >>> x.tolist(), w, [part.tolist() for part in held_out]
+    ([0.0, 1.0, 2.0], None, [[3.0, 4.0], [3, 4]])
+    """
+    hosted = [None if part is None else nest.pack_sequence_as(part, [as_host_array(a) for a in nest.flatten(part)])
+              for part in parts]
+    split = int(len(nest.flatten(hosted[0])[0]) * (1 - validation_split))
+
+    def cut(part: Any, rows: slice) -> Any:
+        return None if part is None else nest.pack_sequence_as(part, [a[rows] for a in nest.flatten(part)])
+
+    training = tuple(cut(part, slice(None, split)) for part in hosted)
+    held_out = tuple(cut(part, slice(split, None)) for part in hosted if part is not None)
+    return training, held_out
+
+
 class EpochIterator:
     """The batches of each epoch, from arrays or from a stream, with the step count the progress bar shows.
 

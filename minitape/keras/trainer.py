@@ -215,11 +215,7 @@ class Trainer(Reporting):
         if validation_split and validation_data is None:
             if data_adapter.is_stream(x):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays.")
-            x, y = data_adapter.as_host_array(x), data_adapter.as_host_array(y)
-            split = int(len(x) * (1 - validation_split))
-            validation_data = (x[split:], y[split:]) if sample_weight is None else (
-                x[split:], y[split:], sample_weight[split:])
-            x, y, sample_weight = x[:split], y[:split], None if sample_weight is None else sample_weight[:split]
+            (x, y, sample_weight), validation_data = data_adapter.split_arrays((x, y, sample_weight), validation_split)
         batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
         verbose = _verbosity(verbose)
         history = History()
