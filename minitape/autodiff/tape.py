@@ -110,8 +110,11 @@ class GradientTape(Jacobians):
         >>> print(tape.gradient(y, x))
         None
         """
-        if not self._recording:
+        if self._first_id is None:          # as TF: a tape never entered, and one whose block has ended, differ
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        if not self._recording:
+            raise with_hint(ValueError("Tape is not recording."),
+                            "GradientTape.stop_recording: use it inside the tape's `with` block.")
         self._pop()
         try:
             yield

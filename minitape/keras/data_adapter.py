@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import random
+from minitape.core import nest, random
 from minitape.core.tensor import constant
 from minitape.dialect.data import Dataset, structure
 
@@ -88,6 +88,28 @@ def as_host_array(data: Any) -> np.ndarray:
     return array.astype(np.float32) if np.issubdtype(array.dtype, np.floating) else array
 
 
+def split_arrays(parts: tuple, validation_split: float) -> tuple[tuple, tuple]:
+    """``(x, y, sample_weight)`` (each None, an array or a structure of arrays) cut before the last
+    ``validation_split`` of the examples, as Keras' ``validation_split`` holds them out (before any shuffling):
+    the training parts, and the held-out ones as ``validation_data``.
+
+    >>> from minitape.keras.data_adapter import split_arrays
+    >>> (x, y, w), held_out = split_arrays((np.arange(5.0), np.arange(5), None), 0.4)
+    >>> x.tolist(), w, [part.tolist() for part in held_out]
+    ([0.0, 1.0, 2.0], None, [[3.0, 4.0], [3, 4]])
+    """
+    hosted = [None if part is None else nest.pack_sequence_as(part, [as_host_array(a) for a in nest.flatten(part)])
+              for part in parts]
+    split = int(len(nest.flatten(hosted[0])[0]) * (1 - validation_split))
+
+    def cut(part: Any, rows: slice) -> Any:
+        return None if part is None else nest.pack_sequence_as(part, [a[rows] for a in nest.flatten(part)])
+
+    training = tuple(cut(part, slice(None, split)) for part in hosted)
+    held_out = tuple(cut(part, slice(split, None)) for part in hosted if part is not None)
+    return training, held_out
+
+
 class EpochIterator:
     """The batches of each epoch, from arrays or from a stream, with the step count the progress bar shows.
 
@@ -109,13 +131,19 @@ class EpochIterator:
                 count = int(x.cardinality())
                 self.num_batches = count if count >= 0 else None
             return
-        self.arrays = [as_host_array(part) for part in (x, y, sample_weight) if part is not None]
-        if len({len(part) for part in self.arrays}) > 1:
-            raise ValueError(f"Data cardinality is ambiguous: x has {len(self.arrays[0])} examples but y has "
-                             f"{len(self.arrays[1])}. Make sure all arrays contain the same number of samples.")
+        # x may be a structure of arrays (a model of several inputs): a list, tuple or dict of them
+        self.arrays = [nest.pack_sequence_as(part, [as_host_array(a) for a in nest.flatten(part)])
+                       for part in (x, y, sample_weight) if part is not None]
+        self.rows = len(nest.flatten(self.arrays[0])[0])
+        for name, part in zip(("x", "y", "sample_weight"), self.arrays):
+            for array in nest.flatten(part):
+                if len(array) != self.rows:
+                    raise ValueError(f"Data cardinality is ambiguous: x has {self.rows} examples but {name} has "
+                                     f"{len(array)}. Make sure all arrays contain the same number of samples.")
         self.batch_size, self.shuffle = batch_size or 32, shuffle
-        self.num_batches = -(-len(self.arrays[0]) // self.batch_size)
+        self.num_batches = -(-self.rows // self.batch_size)
         self.shuffler = np.random.default_rng(random.draw_seed())
+        self.seen = 0
 
     @property
     def steps(self) -> int | None:
@@ -140,12 +168,28 @@ class EpochIterator:
         return enumerate(batches)
 
     def _array_batches(self) -> Iterator[tuple[Any, ...]]:
-        rows = len(self.arrays[0])
-        order = self.shuffler.permutation(rows) if self.shuffle else np.arange(rows)
-        limit = rows if self.steps_per_epoch is None else self.steps_per_epoch * self.batch_size
-        for start in range(0, min(rows, limit), self.batch_size):
+        """One pass over the arrays; with ``steps_per_epoch``, Keras 3's: one pass goes on across epochs, an
+        epoch that finds it spent ends early (with the warning), and the next epoch starts a new pass."""
+        if self.steps_per_epoch is None:
+            yield from self._array_pass()
+            return
+        if self.iterator is None:
+            self.iterator, self.seen = self._array_pass(), 0
+        for _ in range(self.steps_per_epoch):
+            if self.seen >= self.num_batches:
+                warnings.warn(RAN_OUT, stacklevel=4)
+                break
+            self.seen += 1
+            yield next(self.iterator)
+        if self.seen >= self.num_batches:
+            self.iterator = None
+
+    def _array_pass(self) -> Iterator[tuple[Any, ...]]:
+        order = self.shuffler.permutation(self.rows) if self.shuffle else np.arange(self.rows)
+        for start in range(0, self.rows, self.batch_size):
             chosen = order[start:start + self.batch_size]
-            yield tuple(constant(part[chosen]) for part in self.arrays)
+            yield tuple(nest.pack_sequence_as(part, [constant(a[chosen]) for a in nest.flatten(part)])
+                        for part in self.arrays)
 
     def _stream_batches(self) -> Iterator[tuple[Any, ...]]:
         if self.iterator is None or self.steps_per_epoch is None:

@@ -149,6 +149,52 @@ class StandIn(Tensor):
     __str__ = __repr__
 
 
+class SymbolicIO:
+    """A layer's ``input`` and ``output``: the KerasTensors of its first call on KerasTensors (Keras 3's node 0),
+    what ``keras.Model(model.inputs, [layer.output for layer in model.layers])`` reads.
+
+    >>> import minitape as tf
+    >>> x = tf.keras.Input(shape=(3,), name="x")
+    >>> dense = tf.keras.layers.Dense(2)
+    >>> y = dense(x)
+    >>> dense.input is x, dense.output is y
+    (True, True)
+    """
+
+    _symbolic_io: tuple[Any, Any] | None = None
+
+    @property
+    def input(self) -> Any:
+        """The KerasTensor (or structure) the layer was first called on.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Dense(1, name="never_called").input
+        Traceback (most recent call last):
+        ...
+        AttributeError: The layer never_called has never been called and thus has no defined input.
+        """
+        return self._first_call(0, "input")
+
+    @property
+    def output(self) -> Any:
+        """The KerasTensor (or structure) the layer's first symbolic call returned.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.ReLU()(tf.keras.Input(shape=(2,))) is not None
+        True
+        >>> x = tf.keras.Input(shape=(2,))
+        >>> relu = tf.keras.layers.ReLU()
+        >>> relu(x) is relu.output
+        True
+        """
+        return self._first_call(1, "output")
+
+    def _first_call(self, index: int, role: str) -> Any:
+        if self._symbolic_io is None:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {role}.")
+        return self._symbolic_io[index]
+
+
 def _refuse(self: KerasTensor, *args: Any) -> Any:
     raise ValueError(_WRAP_IT)
 
@@ -196,7 +242,10 @@ def symbolic_call(layer: Any, inputs: Any, args: tuple, kwargs: dict) -> Any:
                              f"functional model must return tensors (or a list, tuple or dict of them).")
         shape = (None, *x.shape[1:]) if batched and x.ndim else tuple(x.shape)
         node.outputs.append(KerasTensor(shape, x.dtype, node=node))
-    return nest.pack_sequence_as(outputs, node.outputs)
+    symbolic_outputs = nest.pack_sequence_as(outputs, node.outputs)
+    if getattr(layer, "_symbolic_io", True) is None:          # the first call is the one `layer.output` names
+        layer._symbolic_io = (call_args[0], symbolic_outputs)
+    return symbolic_outputs
 
 
-__all__ = ["KerasTensor", "Node", "StandIn", "is_symbolic", "symbolic_call"]
+__all__ = ["KerasTensor", "Node", "StandIn", "SymbolicIO", "is_symbolic", "symbolic_call"]

@@ -51,8 +51,13 @@ class Metric:
     calling a metric updates it and returns the result.  Without a ``name``, a metric is named after
     its class, numbered as Keras numbers them (``precision``, ``precision_1``...).
 
+    As in Keras 3, making a metric does not call ``reset_state``: ``__init__`` makes the state.
+
     >>> import minitape as tf
     >>> class Largest(tf.keras.metrics.Metric):
+    ...     def __init__(self, **kwargs):
+    ...         super().__init__(**kwargs)
+    ...         self.reset_state()
     ...     def reset_state(self):
     ...         self.value = float("-inf")
     ...     def update_state(self, values):
@@ -69,7 +74,6 @@ class Metric:
         self.name = name or unique_name(type(self))
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32).name      # a string, as Keras 3 keeps it
         self._variables: list[KerasVariable] = []
-        self.reset_state()
 
     def add_variable(self, shape: Any, initializer: Any, dtype: Any = None, aggregation: str = "sum",
                      name: str | None = None) -> KerasVariable:

@@ -22,7 +22,7 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
-from minitape.keras import functional, saving, weights_file
+from minitape.keras import functional, layer_config, saving, weights_file
 from minitape.keras.keras_tensor import KerasTensor
 from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.summary import print_summary
@@ -44,13 +44,31 @@ class Model(Trainer, Layer):
     >>> model(tf.ones((1, 2))).shape, len(model.variables)
     (TensorShape([1, 2]), 2)
 
-    ``Model(inputs, outputs)`` makes a functional model (a ``Functional``) instead.
+    ``Model(inputs, outputs)`` makes a functional model (a ``Functional``) instead; so does a subclass
+    given KerasTensors, ``MyModel(inputs, outputs)``, as keras.io's "customizing what happens in fit"
+    writes it: the subclass's own methods (``train_step``...) over a functional model's ``call``.
     """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Model:
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             return super().__new__(Functional)
+        if not issubclass(cls, Functional) and functional.are_graph_ends(args, kwargs):
+            return super().__new__(functional.made_functional(cls, Functional))
         return super().__new__(cls)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Model:
+        """A model from its config: a functional model's (its ``layers`` and their calls), or a subclass's
+        own arguments, as Keras 3's ``Model.from_config`` tells them apart.
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,))
+        >>> type(tf.keras.Model.from_config(tf.keras.Model(x, x).get_config())).__name__
+        'Functional'
+        """
+        if "input_layers" in config and "output_layers" in config:
+            return Functional.from_config.__func__(cls, config, custom_objects)
+        return super().from_config(config, custom_objects)
 
     @property
     def layers(self) -> list[Layer]:
@@ -72,8 +90,7 @@ class Model(Trainer, Layer):
 
         >>> import minitape as tf, tempfile, os
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> _ = model(tf.ones((1, 2)))
-        >>> model.save_weights(os.path.join(tempfile.mkdtemp(), "m.weights.h5"))
+        >>> _ = model(tf.ones((1, 2))); model.save_weights(os.path.join(tempfile.mkdtemp(), "m.weights.h5"))
         """
         weights_file.save_weights(self, filepath, overwrite=overwrite)
 
@@ -104,8 +121,9 @@ class Model(Trainer, Layer):
         """
         saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
-    def summary(self, print_fn: Callable[[str], Any] | None = None) -> None:
-        """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.
+    def summary(self, line_length: int | None = None, print_fn: Callable[[str], Any] | None = None) -> None:
+        """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.  It is
+        ``line_length`` wide, else as wide as Keras makes it for the terminal (see ``summary``).
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Conv2D(4, 3, name="conv")], name="net")
@@ -118,7 +136,7 @@ class Model(Trainer, Layer):
          Total params: 40 (160.00 B)
         ...
         """
-        print_summary(self, print_fn)
+        print_summary(self, print_fn, line_length)
 
 
 load_model, save_model = saving.load_model, saving.save_model      # keras.models.load_model, as Keras
@@ -154,6 +172,7 @@ class Sequential(Model):
             raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
                              f"{layer!r} (of type {type(layer)}).")
         self._layers.append(layer)
+        self._graph_io = None
         first = self._layers[0].input_shape_hint
         if first is not None and len(self.layers):      # the input shape is known: build now, as Keras does
             self(constant(0.0, shape=(1, *[1 if n is None else n for n in first])))
@@ -189,6 +208,58 @@ class Sequential(Model):
         """
         return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
 
+    def get_config(self) -> dict[str, Any]:
+        """The stack's name and each layer's config (an ``Input`` given first among them), as Keras 3 writes it.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+        >>> [layer["class_name"] for layer in model.get_config()["layers"]]
+        ['InputLayer', 'Dense']
+        """
+        return {"name": self.name, "trainable": self.trainable, "dtype": layer_config.dtype_policy(None),
+                "layers": [layer_config.serialize(layer) for layer in self._layers]}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Sequential:
+        """The stack made again from ``get_config`` (new weights, the same architecture).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), name="h")], name="stack")
+        >>> again = tf.keras.Sequential.from_config(model.get_config())
+        >>> again.name, [v.shape.as_list() for v in again.weights]
+        ('stack', [[3, 2], [2]])
+        """
+        layers = [layer_config.deserialize(layer, custom_objects) for layer in config["layers"]]
+        return cls(layers, name=config["name"], trainable=config.get("trainable", True))
+
+    @property
+    def inputs(self) -> list[KerasTensor]:
+        """The symbolic input of the stack, as a list, once its input shape is known (Keras 3 runs a
+        Sequential model as a functional one then).
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2, name="h")])
+        >>> model.inputs[0].shape, model.outputs[0].shape, model.layers[0].output.shape
+        ((None, 3), (None, 2), (None, 2))
+        """
+        return self._graph("inputs")[0]
+
+    @property
+    def outputs(self) -> list[KerasTensor]:
+        """The symbolic output of the stack, as a list (see ``inputs``).
+
+        >>> import minitape as tf
+        >>> tf.keras.Sequential([tf.keras.layers.Dense(2)], name="unbuilt").outputs
+        Traceback (most recent call last):
+        ...
+        AttributeError: Sequential model 'unbuilt' has no defined outputs yet.
+        """
+        return self._graph("outputs")[1]
+
+    def _graph(self, role: str) -> tuple[list[KerasTensor], list[KerasTensor]]:
+        self._graph_io = getattr(self, "_graph_io", None) or functional.stack_graph(self, role)
+        return self._graph_io
+
     def call(self, inputs: Any, training: bool | None = None) -> Any:
         """Each layer applied in turn, passing ``training`` on to the layers that take it.
 
@@ -197,7 +268,8 @@ class Sequential(Model):
         >>> model.call(tf.constant([1.0, 2.0]), training=False).numpy()
         array([2., 3.], dtype=float32)
         """
-        x = inputs
+        first = self._layers[0].input_shape_hint if self._layers else None
+        x = inputs if first is None or not isinstance(inputs, Tensor) else functional.adjust_rank(inputs, (None, *first))
         for layer in self.layers:
             x = layer(x) if training is None else layer(x, training=training)
         return x
@@ -230,12 +302,38 @@ class Functional(Model):
                 raise ValueError(f"The `inputs` of a functional Model must come from `tf.keras.Input`; "
                                  f"{x!r} was made by layer '{x.node.layer.name}'.")
         self._input_structure, self._output_structure = inputs, outputs
+        self._symbolic_io = (functional.one_or_all(inputs, self._inputs), functional.one_or_all(outputs, self._outputs))
         self._nodes = functional.nodes_between(self._inputs, self._outputs)
         for layer in [node.layer for node in self._nodes]:
             if all(layer is not known for known in self._layers):
                 self._layers.append(layer)
         self.output_shape = nest.pack_sequence_as(outputs, [x.shape for x in self._outputs])
         self.built = True
+
+    def get_config(self) -> dict[str, Any]:
+        """Its layers' configs and how they are called, as Keras 3 writes a functional model (see ``functional``).
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,), name="x")
+        >>> sorted(tf.keras.Model(x, tf.keras.layers.Dense(1)(x)).get_config())
+        ['input_layers', 'layers', 'name', 'output_layers', 'trainable']
+        """
+        return functional.graph_config(self)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Functional:
+        """The model made again from ``get_config``: each layer anew, called as it was (new weights).
+
+        >>> import minitape as tf
+        >>> x = tf.keras.Input(shape=(2,), name="x")
+        >>> model = tf.keras.Model(x, tf.keras.layers.Dense(3, name="d")(x), name="m")
+        >>> again = tf.keras.Model.from_config(model.get_config())
+        >>> type(again).__name__, again.name, [layer.name for layer in again.layers], again.outputs[0].shape
+        ('Functional', 'm', ['x', 'd'], (None, 3))
+        """
+        inputs, outputs = functional.rebuild(config, custom_objects)
+        target = Functional if cls is Model else cls
+        return target(inputs, outputs, name=config["name"], trainable=config.get("trainable", True))
 
     @property
     def inputs(self) -> list[KerasTensor]:
@@ -269,6 +367,8 @@ class Functional(Model):
         >>> model.call([np.ones((1, 2)), np.ones((1, 2))]).numpy()
         array([[2., 2.]], dtype=float32)
         """
+        if isinstance(inputs, dict) and not isinstance(self._input_structure, dict):
+            inputs = self._by_name(inputs)
         values = nest.flatten(inputs)
         if len(values) != len(self._inputs):
             raise ValueError(f"Functional model '{self.name}' expects {len(self._inputs)} input(s), but it received "
@@ -277,13 +377,24 @@ class Functional(Model):
         computed = functional.replay(self._nodes, self._inputs, values)
         return nest.pack_sequence_as(self._output_structure, [computed[x] for x in self._outputs])
 
+    def _by_name(self, inputs: dict[str, Any]) -> list[Any]:
+        """A dict given to a model whose inputs are a list: each value to the ``Input`` of its name, as Keras 3
+        matches them (``fit({"image": ..., "label": ...})``)."""
+        names = [x.name for x in self._inputs]
+        if set(inputs) != set(names):
+            raise ValueError(f"Functional model '{self.name}' was given a dict with keys {sorted(inputs)}, but its "
+                             f"inputs are named {names}; name the dict's entries after the model's Inputs.")
+        return [inputs[name] for name in names]
+
     def _as_input(self, k: int, value: Any, symbolic: KerasTensor) -> Tensor:
         """One input as a tensor of its ``Input``'s dtype, its shape checked against the Input's."""
-        value = convert_to_tensor(value.numpy() if hasattr(value, "numpy") else value)
+        if not isinstance(value, Tensor):      # a stand-in (the model called on a KerasTensor) stays as it is
+            value = convert_to_tensor(value.numpy() if hasattr(value, "numpy") else value)
         if value.dtype.name != symbolic.dtype:
             value = ops.cast(value, symbolic.dtype)
+        value = functional.adjust_rank(value, symbolic.shape)
         shape = tuple(value.shape)
-        if len(shape) != symbolic.ndim or any(n is not None and n != m for n, m in zip(symbolic.shape, shape)):
+        if len(shape) != symbolic.ndim or any(None not in (n, m) and n != m for n, m in zip(symbolic.shape, shape)):
             raise ValueError(f'Input {k} of layer "{self.name}" is incompatible with the layer: expected '
                              f"shape={symbolic.shape}, found shape={shape}; give it data of the `Input`'s shape.")
         return value

@@ -26,7 +26,7 @@ import tempfile
 import zipfile
 from typing import Any
 
-from minitape.keras import model_config, serialization, weights_file  # noqa: F401 (model_config: its fallbacks)
+from minitape.keras import serialization, weights_file
 from minitape.keras.layers import Layer
 from minitape.keras.registration import (CustomObjectScope, custom_object_scope, get_custom_objects,
                                          get_registered_name, get_registered_object, register_keras_serializable)

@@ -31,6 +31,7 @@ import numpy as np
 
 from minitape.keras import activations
 from minitape.keras.keras_tensor import KerasTensor
+from minitape.keras import layer_config
 from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.registration import (_GLOBAL_CUSTOM_NAMES, CustomObjectScope, get_registered_name,
                                          get_registered_object)
@@ -41,9 +42,6 @@ _PUBLIC = {"layers": "keras.layers", "optimizers": "keras.optimizers", "initiali
            "losses": "keras.losses", "metrics": "keras.metrics", "metric": "keras.metrics",
            "confusion_metrics": "keras.metrics", "regularizers": "keras.regularizers",
            "constraints": "keras.constraints", "activations": "keras.activations", "models": "keras"}
-# FALLBACK until Sequential, Functional and InputLayer have get_config/from_config (``model_config`` fills it):
-# a class's name -> (its config, its object from a config, or None for a config that fallback does not read).
-FALLBACKS: dict[str, tuple[Callable, Callable]] = {}
 _NAMESPACES = ("layers", "optimizers", "optimizers.schedules", "initializers", "losses", "metrics", "regularizers",
                "constraints", "activations", "models")
 
@@ -105,54 +103,20 @@ def _object_config(obj: Any) -> dict[str, Any]:
     return config | build_and_compile_config(obj)
 
 
-def constructor_config(obj: Any) -> dict[str, Any]:
-    """FALLBACK until every class has ``get_config``: the arguments of ``obj``'s ``__init__`` read back from its
-    attributes of the same names (``name``, ``trainable`` and ``dtype`` too, for a layer).  An argument without
-    a default that is not kept as an attribute cannot be recovered: then, as Keras 3 says, ``get_config``
-    must be written.
-
-    >>> import minitape as tf
-    >>> from minitape.keras.serialization import constructor_config
-    >>> config = constructor_config(tf.keras.layers.Dense(3, activation="relu", name="d"))
-    >>> config["units"], config["activation"], config["name"]
-    (3, 'relu', 'd')
-    """
-    config: dict[str, Any] = {}
-    if hasattr(obj, "trainable") and hasattr(obj, "built"):
-        config = {"name": obj.name, "trainable": obj.trainable, "dtype": "float32"}
-    for name, parameter in inspect.signature(type(obj).__init__).parameters.items():
-        if name == "self" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue
-        if name in vars(obj) or hasattr(type(obj), name) and not callable(getattr(type(obj), name)):
-            config[name] = serialize_keras_object(getattr(obj, name))
-        elif parameter.default is parameter.empty:
-            raise NotImplementedError(
-                f"Object {type(obj).__name__} was created by passing non-serializable argument values in "
-                f"`__init__()`, and therefore the object must override `get_config()` in order to be "
-                f"serializable. Please implement `get_config()`.")
-    return config
-
-
 # -- what a config holds besides the object's own ----------------------------------------------------------------
 
 def config_of(obj: Any) -> dict[str, Any]:
-    """``obj.get_config()``, or a fallback for classes that do not have one yet: ``FALLBACKS`` (the models' and
-    ``InputLayer``'s, from ``model_config``), else ``constructor_config``.
+    """``obj.get_config()`` (a layer's or model's from ``layer_config``), or Keras 3's error for an object without one.
 
     >>> import minitape as tf
     >>> from minitape.keras.serialization import config_of
     >>> config_of(tf.keras.optimizers.SGD(0.5))["learning_rate"]
     0.5
     """
-    if callable(getattr(obj, "get_config", None)):
-        return obj.get_config()
-    fallback = _fallback(type(obj))
-    return constructor_config(obj) if fallback is None else fallback[0](obj)
-
-
-def _fallback(cls: type) -> tuple[Callable, Callable] | None:
-    return next((FALLBACKS[k.__name__] for k in cls.__mro__
-                 if k.__module__.startswith("minitape.keras") and k.__name__ in FALLBACKS), None)
+    if not callable(getattr(obj, "get_config", None)):
+        raise NotImplementedError(f"Object {type(obj).__name__} has no `get_config()` method, so it cannot be "
+                                  f"serialized. Please implement `get_config()` (and `from_config()`).")
+    return obj.get_config()
 
 
 def build_and_compile_config(obj: Any) -> dict[str, Any]:
@@ -187,7 +151,7 @@ def compile_config(model: Any) -> dict[str, Any]:
     loss = given.get("loss", model.loss)
     return {"optimizer": serialize_keras_object(model.optimizer),
             "loss": serialize_keras_object(loss), "loss_weights": None,
-            "metrics": serialize_keras_object(given.get("metrics", model._metric_ids or None)),
+            "metrics": serialize_keras_object(given.get("metrics")),
             "weighted_metrics": None, "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
 
 
@@ -195,14 +159,11 @@ def compile_config(model: Any) -> dict[str, Any]:
 
 def revive(cls: type, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
     """An instance of ``cls`` from a full config (``config``, ``build_config``, ``compile_config``): made by
-    ``cls.from_config`` or a fallback (``FALLBACKS``), then built, then compiled, as Keras 3's deserialization does."""
+    ``cls.from_config``, then built, then compiled, as Keras 3's deserialization does."""
     inner = config["config"] if config["config"] is not None else {}
     if inspect.isfunction(cls):
         return cls
-    fallback = None if _own_from_config(cls) else _fallback(cls)
-    obj = None if fallback is None else fallback[1](cls, inner, custom_objects)
-    if obj is None:
-        obj = _construct(cls, _understood(cls, inner, custom_objects), config)
+    obj = _construct(cls, _understood(cls, inner, custom_objects), config, custom_objects)
     if isinstance(obj, Layer) and not obj.built and config.get("build_config"):
         build_from_config(obj, config["build_config"])
     if config.get("compile_config"):
@@ -214,9 +175,17 @@ def _own_from_config(cls: type) -> bool:
     return callable(getattr(cls, "from_config", None))
 
 
+def _reads_arguments(cls: type) -> bool:
+    """Whether ``cls`` is made from its config by calling it with the config's keys (no ``from_config`` of its
+    own beyond ``layer_config``'s, which does just that)."""
+    default = layer_config.Configurable.from_config.__func__
+    return not _own_from_config(cls) or getattr(cls.from_config, "__func__", None) is default
+
+
 def _understood(cls: type, inner: dict[str, Any], custom_objects: dict | None) -> dict[str, Any]:
     """For minitape's own classes, Keras 3's config as their constructors take it: nested objects made, a dtype
-    policy read as its dtype, keys minitape has no argument for (``quantization_config``...) left out."""
+    policy read as its dtype and, for a class called with its config's keys, keys minitape has no argument for
+    (``quantization_config``...) left out."""
     if not cls.__module__.startswith("minitape."):
         return inner
     kwargs = {key: deserialize_keras_object(value, custom_objects)
@@ -224,6 +193,8 @@ def _understood(cls: type, inner: dict[str, Any], custom_objects: dict | None) -
               for key, value in inner.items()}
     if isinstance(kwargs.get("dtype"), dict):                  # Keras' DTypePolicy: its name is the dtype
         kwargs["dtype"] = kwargs["dtype"]["config"]["name"]
+    if not _reads_arguments(cls):
+        return kwargs
     accepted = set()
     for klass in cls.__mro__:
         init = klass.__dict__.get("__init__")
@@ -235,10 +206,14 @@ def _understood(cls: type, inner: dict[str, Any], custom_objects: dict | None) -
     return {key: value for key, value in kwargs.items() if key in accepted}
 
 
-def _construct(cls: type, inner: dict[str, Any], config: dict[str, Any]) -> Any:
+def _construct(cls: type, inner: dict[str, Any], config: dict[str, Any], custom_objects: dict | None) -> Any:
     """``cls.from_config(inner)``, or ``cls(**inner)`` for a class without one, with Keras' error if it fails."""
     try:
-        return cls.from_config(inner) if _own_from_config(cls) else cls(**inner)
+        if not _own_from_config(cls):
+            return cls(**inner)
+        if "custom_objects" in inspect.signature(cls.from_config).parameters:
+            return cls.from_config(inner, custom_objects)
+        return cls.from_config(inner)
     except TypeError as exc:
         raise TypeError(f"{cls} could not be deserialized properly. Please ensure that components that are Python "
                         f"object instances (layers, models, etc.) returned by `get_config()` are explicitly "
@@ -341,6 +316,8 @@ def find_class(name: str, registered_name: str, module: str | None, full_config:
                     f"config: {full_config}")
 
 
-__all__ = ["FALLBACKS", "build_and_compile_config", "build_from_config", "compile_config", "compile_from_config",
-           "config_of", "constructor_config", "deserialize_keras_object", "find_class", "revive",
+layer_config.use_codec(serialize_keras_object, deserialize_keras_object)
+
+__all__ = ["build_and_compile_config", "build_from_config", "compile_config", "compile_from_config",
+           "config_of", "deserialize_keras_object", "find_class", "revive",
            "serialize_keras_object"]

@@ -1,18 +1,22 @@
 """``model.summary()``: Keras 3's table of layers, output shapes and parameter counts.
 
 Output shapes are those of each layer's last call, with the batch axis shown as ``None``
-(a layer never called shows ``?`` and ``0 (unbuilt)``).
+(a layer never called shows ``?`` and ``0 (unbuilt)``).  The table is as wide as Keras 3
+makes it: ``line_length`` if given, else 88 characters, or 4 fewer than the terminal has
+(``shutil.get_terminal_size``: 80 columns when the output is not a terminal, so a notebook's
+or a captured table is 76 wide); the columns take 45%, 35% and 20% of it, and a word too long
+for its column ends in ``…``, as the ``rich`` table Keras prints does.
 
 >>> import minitape as tf
 >>> model = tf.keras.Sequential([tf.keras.layers.Dense(3, name="hidden")], name="tiny")
 >>> _ = model(tf.ones((2, 4)))
 >>> model.summary()
 Model: "tiny"
-┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓
-┃ Layer (type)                         ┃ Output Shape                ┃         Param # ┃
-┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩
-│ hidden (Dense)                       │ (None, 3)                   │              15 │
-└──────────────────────────────────────┴─────────────────────────────┴─────────────────┘
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓
+┃ Layer (type)                    ┃ Output Shape           ┃       Param # ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩
+│ hidden (Dense)                  │ (None, 3)              │            15 │
+└─────────────────────────────────┴────────────────────────┴───────────────┘
  Total params: 15 (60.00 B)
  Trainable params: 15 (60.00 B)
  Non-trainable params: 0 (0.00 B)
@@ -20,13 +24,35 @@ Model: "tiny"
 from __future__ import annotations
 
 import math
+import shutil
 import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from minitape.core.tensor import Variable
 
-WIDTHS = (36, 27, 15)          # the text in each column at Keras' default line length, 88
+POSITIONS = (0.45, 0.80, 1.0)          # where Keras 3 ends each column, as a share of the line
+
+
+def column_widths(line_length: int | None = None) -> list[int]:
+    """The width of the text in each column for a table ``line_length`` wide, as Keras 3 and ``rich`` size it:
+    Keras asks for ``int(position * line_length)`` per column, and ``rich`` takes the excess (its borders and
+    padding) back from the columns in turn, evenly.
+
+    >>> from minitape.keras.summary import column_widths
+    >>> column_widths(88), column_widths(76)
+    ([36, 27, 15], [31, 22, 13])
+    """
+    line_length = line_length or min(88, shutil.get_terminal_size().columns - 4)
+    ends = [int(p * line_length) for p in POSITIONS]
+    wanted = [end - start + 2 for start, end in zip([0, *ends], ends)]          # each cell padded by 1 a side
+    excess, remaining = sum(wanted) - (line_length - len(wanted) - 1), len(wanted)
+    widths = []
+    for width in wanted:                                                     # rich's ratio_reduce
+        taken = min(width, round(excess / remaining))
+        widths.append(width - taken - 2)
+        excess, remaining = excess - taken, remaining - 1
+    return widths
 
 
 def readable_size(nbytes: float) -> str:
@@ -57,25 +83,31 @@ def _shape(shape: Any) -> str:
     return "(" + ", ".join("None" if n is None else str(n) for n in shape) + ")"
 
 
-def _row(cells: list[str], left: str, middle: str, right: str, align: tuple[str, ...]) -> list[str]:
+def _wrap(cell: str, width: int) -> list[str]:
+    """A cell's lines: wrapped at spaces, a word longer than the column cut with ``…`` (rich's ellipsis)."""
+    words = [word if len(word) <= width else word[:width - 1] + "…" for word in cell.split(" ")]
+    return textwrap.wrap(" ".join(words), width, break_long_words=False) or [""]
+
+
+def _row(cells: list[str], left: str, middle: str, right: str, align: tuple[str, ...], widths: list[int]) -> list[str]:
     """One table row; a cell too wide for its column wraps onto further lines, as Keras' table does."""
-    wrapped = [textwrap.wrap(cell, width) or [""] for cell, width in zip(cells, WIDTHS)]
+    wrapped = [_wrap(cell, width) for cell, width in zip(cells, widths)]
     lines = []
     for k in range(max(len(w) for w in wrapped)):
         parts = [(w[k] if k < len(w) else "") for w in wrapped]
-        parts = [p.rjust(width) if a == "right" else p.ljust(width) for p, width, a in zip(parts, WIDTHS, align)]
+        parts = [p.rjust(width) if a == "right" else p.ljust(width) for p, width, a in zip(parts, widths, align)]
         lines.append(left + " " + f" {middle} ".join(parts) + " " + right)
     return lines
 
 
-def _rule(left: str, fill: str, cross: str, right: str) -> str:
-    return left + cross.join(fill * (width + 2) for width in WIDTHS) + right
+def _rule(left: str, fill: str, cross: str, right: str, widths: list[int]) -> str:
+    return left + cross.join(fill * (width + 2) for width in widths) + right
 
 
-def print_summary(model: Any, print_fn: Callable[[str], Any] | None = None) -> None:
+def print_summary(model: Any, print_fn: Callable[[str], Any] | None = None, line_length: int | None = None) -> None:
     """Print ``model``'s layers (its direct sub-layers), their output shapes and parameter counts.
 
-    ``print_fn`` receives the whole table as one string, as Keras 3 gives it.
+    ``print_fn`` receives the whole table as one string ending in a newline, as Keras 3 gives it.
 
     >>> import minitape as tf
     >>> from minitape.keras.summary import print_summary
@@ -84,16 +116,18 @@ def print_summary(model: Any, print_fn: Callable[[str], Any] | None = None) -> N
     >>> printed[0].splitlines()[4]
     '│ dense... (Dense)...│ ?...│     0 (unbuilt) │'
     """
-    print_fn = print_fn or print
-    align = ("left", "left", "right")
-    lines = [f'Model: "{model.name}"', _rule("┏", "━", "┳", "┓"),
-             *_row(["Layer (type)", "Output Shape", "Param #"], "┃", "┃", "┃", align), _rule("┡", "━", "╇", "┩")]
+    align, widths = ("left", "left", "right"), column_widths(line_length)
+    lines = [f'Model: "{model.name}"', _rule("┏", "━", "┳", "┓", widths),
+             *_row(["Layer (type)", "Output Shape", "Param #"], "┃", "┃", "┃", align, widths),
+             _rule("┡", "━", "╇", "┩", widths)]
     for k, layer in enumerate(model.layers):
         params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-        lines += _row([f"{layer.name} ({type(layer).__name__})", _shape(layer.output_shape), params], "│", "│", "│", align)
-        lines.append(_rule("├", "─", "┼", "┤") if k < len(model.layers) - 1 else _rule("└", "─", "┴", "┘"))
+        lines += _row([f"{layer.name} ({type(layer).__name__})", _shape(layer.output_shape), params], "│", "│", "│",
+                      align, widths)
+        last = k == len(model.layers) - 1
+        lines.append(_rule("└", "─", "┴", "┘", widths) if last else _rule("├", "─", "┼", "┤", widths))
     if not model.layers:
-        lines.append(_rule("└", "─", "┴", "┘"))
+        lines.append(_rule("└", "─", "┴", "┘", widths))
     trainable, trainable_bytes = _count(model.trainable_variables)
     frozen, frozen_bytes = _count(model.non_trainable_variables)
     optimizer, optimizer_bytes = _optimizer_count(model)
@@ -103,7 +137,9 @@ def print_summary(model: Any, print_fn: Callable[[str], Any] | None = None) -> N
               f" Non-trainable params: {frozen:,} ({readable_size(frozen_bytes)})"]
     if optimizer:
         lines.append(f" Optimizer params: {optimizer:,} ({readable_size(optimizer_bytes)})")
-    print_fn("\n".join(lines))
+    console = shutil.get_terminal_size().columns          # rich crops what is wider than its console
+    text = "\n".join(line[:console] for line in lines)
+    print(text) if print_fn is None else print_fn(text + "\n")        # as Keras: print_fn gets the final newline
 
 
 def _optimizer_count(model: Any) -> tuple[int, int]:

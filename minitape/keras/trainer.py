@@ -23,6 +23,7 @@ example of the epoch; ``val_`` entries come from ``evaluate`` on
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +37,7 @@ from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, CallbackList, History
 from minitape.keras import data_adapter
+from minitape.keras.compile_utils import CompileMetrics, Reporting, class_weight_samples, pythonify_logs
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
 
@@ -44,7 +46,7 @@ def _verbosity(verbose: int | str) -> int:
     return 1 if verbose == "auto" else int(verbose)
 
 
-class Trainer:
+class Trainer(Reporting):
     """What ``Model`` adds to a layer to train it Keras' way (``Model`` and ``Sequential`` have these methods).
 
     >>> import minitape as tf
@@ -70,57 +72,48 @@ class Trainer:
         """
         self.optimizer = optimizers.get(optimizer)
         self.loss = None if loss is None else losses.compiled(loss)
-        self._metric_ids = [] if metrics is None else list(metrics) if isinstance(metrics, list | tuple) else [metrics]
-        self._metrics: list[metrics_module.Metric] | None = None      # resolved on the first batch, as Keras does
+        self._compile_metrics = None if metrics is None else CompileMetrics(metrics)
         self._loss_tracker = metrics_module.Mean(name="loss")
         self._compile_config = {"loss": loss, "metrics": metrics}        # what `model.save` writes
         self.compiled = True
 
-    @property
-    def metrics(self) -> list:
-        """The metrics ``fit`` reports: the loss's running mean, then the compiled ones (after the first batch).
-
-        >>> import minitape as tf
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> model.compile(loss="mse")
-        >>> [m.name for m in model.metrics]
-        ['loss']
-        """
-        return [self._loss_tracker, *(self._metrics or [])] if self.compiled else []
-
-    def train_step(self, data: tuple[Any, Any]) -> dict[str, float]:
+    def train_step(self, data: Any) -> dict[str, Tensor]:
         """One step on a batch ``(x, y)`` or ``(x, y, sample_weight)``: forward under a tape, gradient of the loss,
         the optimiser's update.
 
-        Returns the running means so far (what the progress bar shows).  Override it to train
-        another way; ``fit`` calls it for every batch.
+        Returns the metrics' running values so far (tensors; ``fit`` logs them as floats).  Override it
+        to train another way, as keras.io's "customizing what happens in fit" does; ``fit`` calls it for
+        every batch.
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
         >>> model.compile(optimizer="sgd", loss="mse")
         >>> model.train_step((tf.ones((2, 3)), tf.ones((2, 1))))
-        {'loss': 1.0}
+        {'loss': <minitape.Tensor: shape=(), dtype=float32, numpy=1.0>}
         """
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self._forward(x, training=True)
-            loss = self._compute_loss(y, y_pred, sample_weight)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
         variables = self.trainable_variables
         self.optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
-        return self._update_metrics(y, y_pred, loss, _batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
 
-    def test_step(self, data: tuple[Any, Any]) -> dict[str, float]:
-        """One evaluation step on a batch ``(x, y)``, with ``training=False``: the running means so far.
+    def test_step(self, data: Any) -> dict[str, Tensor]:
+        """One evaluation step on a batch ``(x, y)``, with ``training=False``: the running values so far.
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
         >>> model.compile(loss="mse")
-        >>> model.test_step((tf.ones((2, 3)), 3 * tf.ones((2, 1))))
-        {'loss': 9.0}
+        >>> float(model.test_step((tf.ones((2, 3)), 3 * tf.ones((2, 1))))["loss"])
+        9.0
         """
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         y_pred = self._forward(x, training=False)
-        return self._update_metrics(y, y_pred, self._compute_loss(y, y_pred, sample_weight), _batch_size(x))
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data: Any) -> Tensor:
         """The model's output on one batch of inputs, with ``training=False``.
@@ -136,9 +129,18 @@ class Trainer:
         # As Keras: a model whose call takes no `training` is called without one (its layers then infer).
         return self(x, training=training) if takes_training(type(self)) else self(x)
 
-    def _compute_loss(self, y: Any, y_pred: Tensor, sample_weight: Any = None) -> Tensor:
-        # As Keras: the compiled loss, plus each loss of `self.losses` (add_loss, regularizers) summed to a scalar;
-        # a non-floating term is cast to float32 (Keras' floatx), a floating one is kept.
+    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
+                     training: bool = True) -> Tensor:
+        """The loss to minimise (Keras 3's signature): the compiled loss of ``y`` and ``y_pred``, plus each loss
+        of ``self.losses`` (``add_loss``, regularizers) summed to a scalar.  Override it to train on another loss.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse")
+        >>> model.compute_loss(y=tf.ones((2, 1)), y_pred=tf.zeros((2, 1)))
+        <minitape.Tensor: shape=(), dtype=float32, numpy=1.0>
+        """
+        # As Keras: a non-floating term is cast to float32 (Keras' floatx), a floating one is kept.
         terms = [] if self.loss is None else [_weighted_loss(self.loss, y, y_pred, sample_weight)]
         terms += [ops.reduce_sum(term if term.dtype.is_floating else ops.cast(term, dtypes.float32))
                   for term in self.losses]
@@ -152,18 +154,26 @@ class Trainer:
                                 f"tf.cast(loss, tf.{terms[0].dtype.name}) in `add_loss`.")
         return terms[0] if len(terms) == 1 else ops.reduce_sum(ops.stack(terms))
 
-    def _update_metrics(self, y: Any, y_pred: Tensor, loss: Tensor, batch_size: int) -> dict[str, float]:
-        # As Keras: compile's `metrics` are not weighted by sample_weight (its `weighted_metrics` would be).
-        if self._metrics is None:
-            self._metrics = [metrics_module.get(m, y, y_pred) for m in self._metric_ids]
-        self._loss_tracker.update_state(loss, sample_weight=batch_size)
-        for metric in self._metrics:
-            metric.update_state(y, y_pred)
-        return {m.name: float(m.result()) for m in sorted(self.metrics, key=lambda m: m.name)}
+    def _compute_loss(self, x: Any, y: Any, y_pred: Any, sample_weight: Any, training: bool) -> Tensor:
+        # As Keras: an overriding compute_loss written before Keras 3.3 has no `training`.
+        if "training" in inspect.signature(self.compute_loss).parameters:
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
 
-    def _reset_metrics(self) -> None:
-        for metric in self.metrics:
-            metric.reset_state()
+    def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None, regularization_losses: Any = None) -> Tensor:
+        """tf.keras' spelling, kept by Keras 3 with a warning: ``compute_loss(y=y, y_pred=y_pred, ...)``.
+
+        >>> import minitape as tf, warnings
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse")
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     float(model.compiled_loss(tf.ones((2, 1)), tf.zeros((2, 1))))
+        1.0
+        """
+        warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
+                      "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", stacklevel=2)
+        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     def _require_compile(self) -> None:
         if not self.compiled:
@@ -173,7 +183,8 @@ class Trainer:
             verbose: int | str = "auto", callbacks: Sequence[Callback] | None = None, validation_split: float = 0.0,
             validation_data: Any = None, shuffle: bool = True, sample_weight: Any = None, initial_epoch: int = 0,
             steps_per_epoch: int | None = None, validation_steps: int | None = None,
-            validation_batch_size: int | None = None) -> History:
+            validation_batch_size: int | None = None, validation_freq: int | Sequence[int] = 1,
+            class_weight: dict[int, float] | None = None) -> History:
         """Train for ``epochs`` passes over the data; returns the ``History``.
 
         The data is arrays ``x``, ``y`` (and ``sample_weight``), cut into batches of ``batch_size`` (32),
@@ -197,16 +208,15 @@ class Trainer:
         3
         """
         self._require_compile()
-        if y is None and not data_adapter.is_stream(x):
-            raise ValueError("fit needs labels: call model.fit(x, y, ...), or pass a Dataset of (x, y) batches.")
+        if class_weight is not None:
+            if data_adapter.is_stream(x) or y is None:
+                raise ValueError("`class_weight` is only supported here for arrays `x` and `y`.")
+            weights = class_weight_samples(class_weight, data_adapter.as_host_array(y))
+            sample_weight = weights if sample_weight is None else weights * data_adapter.as_host_array(sample_weight)
         if validation_split and validation_data is None:
             if data_adapter.is_stream(x):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays.")
-            x, y = data_adapter.as_host_array(x), data_adapter.as_host_array(y)
-            split = int(len(x) * (1 - validation_split))
-            validation_data = (x[split:], y[split:]) if sample_weight is None else (
-                x[split:], y[split:], sample_weight[split:])
-            x, y, sample_weight = x[:split], y[:split], None if sample_weight is None else sample_weight[:split]
+            (x, y, sample_weight), validation_data = data_adapter.split_arrays((x, y, sample_weight), validation_split)
         batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
         verbose = _verbosity(verbose)
         # As Keras 3: a History is added after the given callbacks (so it sees the logs they add to).
@@ -219,20 +229,20 @@ class Trainer:
             steps_per_epoch=validation_steps)
         logs: dict[str, float] | None = None
         for epoch in range(initial_epoch, epochs):
-            self._reset_metrics()
+            self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
             bar = ProgressBar(batches.steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
             step = -1
             for step, batch in batches.epoch():
                 callbacks.on_train_batch_begin(step)
-                logs = self.train_step(batch)
+                logs = pythonify_logs(self.train_step(batch))
                 bar.update(step + 1, logs)
                 callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
             if step < 0:            # a generator used up: no batch left, so training ends here (with the warning)
                 break
-            if validation is not None:
+            if validation is not None and _should_validate(epoch, validation_freq):
                 logs = {**logs, **{f"val_{name}": value for name, value in self._run_test(validation, 0).items()}}
             bar.close(logs)
             logs = dict(logs or {})
@@ -247,11 +257,11 @@ class Trainer:
 
     def _run_test(self, batches: data_adapter.EpochIterator, verbose: int) -> dict[str, float]:
         """One pass of ``test_step`` over the batches: the metrics' values at the end."""
-        self._reset_metrics()
+        self.reset_metrics()
         bar = ProgressBar(batches.steps, verbose)
         logs: dict[str, float] = {}
         for step, batch in batches.epoch():
-            logs = self.test_step(batch)
+            logs = pythonify_logs(self.test_step(batch))
             bar.update(step + 1, logs)
         bar.close(logs)
         return logs
@@ -276,7 +286,9 @@ class Trainer:
         logs = self._run_test(data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps), _verbosity(verbose))
         if return_dict:
             return logs
-        values = [logs["loss"], *(logs[m.name] for m in self._metrics or [])]
+        names = [name for m in self.metrics for name in (
+            [sub.name for sub in m.metrics] if isinstance(m, CompileMetrics) else [m.name])]
+        values = [logs[name] for name in names if name in logs] + [logs[k] for k in sorted(logs) if k not in names]
         return values if len(values) > 1 else values[0]
 
     def predict(self, x: Any, batch_size: int | None = None, verbose: int | str = "auto",
@@ -307,6 +319,13 @@ def _validation_parts(validation_data: Any) -> tuple[Any, ...]:
         return (validation_data,)
     x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(validation_data)
     return x, y, sample_weight
+
+
+def _should_validate(epoch: int, validation_freq: int | Sequence[int]) -> bool:
+    """Keras' ``validation_freq``: every that many epochs, or the (1-based) epochs listed."""
+    if isinstance(validation_freq, int):
+        return (epoch + 1) % validation_freq == 0
+    return epoch + 1 in validation_freq
 
 
 def _batch_size(x: Any) -> int:

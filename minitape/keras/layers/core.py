@@ -81,6 +81,15 @@ class Dense(Layer):
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
         kernel_and_bias_options(self, kernel_regularizer, bias_regularizer, kernel_constraint, bias_constraint)
 
+    def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        # As Keras 3's input_spec (min_ndim=2): a call takes a batch; `call` itself still takes a vector.
+        shape = getattr(inputs, "shape", None)
+        if shape is not None and len(shape) < 2:
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the layer: "
+                             f"expected min_ndim=2, found ndim={len(shape)}. Full shape received: {tuple(shape)}; "
+                             f"give it a batch, e.g. x[None] or tf.reshape(x, (-1, 1)).")
+        return super().__call__(inputs, *args, **kwargs)
+
     def build(self, input_shape: tuple[int, ...]) -> None:
         """Create ``kernel`` (inputs' last axis by ``units``) and ``bias`` (``units``).
 

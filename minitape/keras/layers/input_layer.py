@@ -37,8 +37,9 @@ class InputLayer(Layer):
             raise ValueError(f"You must pass exactly one of `shape` or `batch_shape` to Input (layer "
                              f"'{self.name}'). Received: shape={shape}, batch_shape={batch_shape}")
         batch_shape = (batch_size, *_sizes(shape)) if batch_shape is None else _sizes(batch_shape)
-        self.output = KerasTensor(batch_shape, dtype or "float32", name=name, node=Node(self, (), []))
-        self.output.node.outputs.append(self.output)
+        symbolic = KerasTensor(batch_shape, dtype or "float32", name=name, node=Node(self, (), []))
+        symbolic.node.outputs.append(symbolic)
+        self._symbolic_io = (symbolic, symbolic)
         self.input_shape_hint, self.output_shape = batch_shape[1:], batch_shape
         self.built = True
 

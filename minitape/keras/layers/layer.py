@@ -33,11 +33,12 @@ from minitape.core import dtypes, nest, random
 from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
 from minitape.keras.tracking import TrackedDict, TrackedList
-from minitape.keras.keras_tensor import is_symbolic, symbolic_call
+from minitape.keras.keras_tensor import SymbolicIO, is_symbolic, symbolic_call
 from minitape.keras.dtype_policies import policy_dtype
 from minitape.keras.masking import get_keras_mask, set_keras_mask
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.naming import unique_name
+from minitape.keras.layer_config import Configurable
 from minitape.keras.variables import KerasVariable
 
 class _CallContext(threading.local):
@@ -75,7 +76,7 @@ def takes_mask(cls: type) -> bool:
     return accepts_keyword(cls.call, "mask")
 
 
-class Layer(WeightHolder):
+class Layer(WeightHolder, SymbolicIO, Configurable):
     """The base class: override ``build(input_shape)`` to create weights and ``call(inputs)`` to compute.
 
     >>> import minitape as tf
