@@ -188,8 +188,9 @@ class ChainEntry(CallEntry):
 
     def kept(self) -> list[tuple[int | str, Tensor]]:
         kept: list[tuple[int | str, Tensor]] = [(f"stored state {i}", x) for i, x in self.stored.items()]
-        for i, (tape, _, _) in self.recorded.items():
+        for i, (tape, _, out) in self.recorded.items():
             kept += [(f"kept inside step {i}", value) for entry in tape.entries() for _, value in entry.kept()]
+            kept.append((f"output of step {i}", out))      # the target of the step's gradient, held till then
         return kept
 
     def _run(self, start: int, stop: int, x: Tensor) -> Tensor:
