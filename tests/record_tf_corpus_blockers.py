@@ -1,0 +1,54 @@
+"""Record what TensorFlow 2.21 (Keras 3) answers on the Keras blockers of corpus snippets (issue #24), for
+tests/test_corpus_blockers.py (run by hand, never by CI).
+
+    TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_corpus_blockers.py   # writes tests/data/tf_corpus_blockers.json
+
+Each case is a few lines run with ``tf`` (and ``np``) bound, leaving its answer in ``result``, recorded as
+``record_tf_refusals.run`` does.
+"""
+from __future__ import annotations
+
+import pathlib
+
+from record_tf_refusals import record
+
+OUT = pathlib.Path(__file__).parent / "data" / "tf_corpus_blockers.json"
+
+ACTIVATION_NAMES = ("elu", "exponential", "gelu", "hard_sigmoid", "hard_silu", "hard_swish", "leaky_relu", "linear",
+                    "log_sigmoid", "log_softmax", "mish", "relu", "relu6", "selu", "sigmoid", "silu", "softmax",
+                    "softplus", "softsign", "swish", "tanh")
+_X = "x = tf.constant([[-2.0, -0.5, 0.0, 0.5, 2.0]])\n"
+#: Every activation Keras 3 finds by name, in an Activation layer and in a Dense layer whose kernel is all ones.
+ACTIVATIONS = {name: _X + f"d = tf.keras.layers.Dense(1, activation={name!r}, kernel_initializer='ones')\n"
+                          f"result = [tf.keras.layers.Activation({name!r})(x), d(x)]" for name in ACTIVATION_NAMES}
+#: Keras 2's spellings Keras 3 still reads, Sequential.pop and Model.get_layer.
+KERAS = {
+    "input_layer_input_shape": "result = str(tf.keras.layers.InputLayer(input_shape=[28, 28]).output.shape)",
+    "input_layer_batch_input_shape": "result = str(tf.keras.layers.InputLayer(batch_input_shape=(4, 2)).output.shape)",
+    "dense_input_dim": "m = tf.keras.Sequential([tf.keras.layers.Dense(1, input_dim=784)])\n"
+                       "result = [str(m.built), str([w.shape for w in m.weights])]",
+    "dense_input_dim_and_input_shape": "result = tf.keras.layers.Dense(1, input_dim=784, input_shape=(3,))",
+    "pop": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a'), tf.keras.layers.Dense(3, name='b')])\n"
+           "m.build((None, 4))\nresult = [m.pop().name, str([l.name for l in m.layers]), str(len(m.weights))]",
+    "pop_then_call": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a'), tf.keras.layers.Dense(3, name='b')])\n"
+                     "m.build((None, 4))\nm.pop()\nresult = m(np.ones((1, 4), np.float32)).shape.as_list()\n"
+                     "result = str(result)",
+    "pop_empty": "result = tf.keras.Sequential().pop()",
+    "get_layer_by_name": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a'), tf.keras.layers.ReLU(name='r')])\n"
+                         "result = [m.get_layer('r').name, m.get_layer(index=0).name]",
+    "get_layer_unknown": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer('zz')",
+    "get_layer_index_past": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer(index=3)",
+    "get_layer_both": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer('a', 0)",
+    "get_layer_neither": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer()",
+    "layer_alias": "result = str(tf.keras.Layer is tf.keras.layers.Layer)",
+}
+
+GROUPS = {"activations": ACTIVATIONS, "keras": KERAS}
+
+
+def main() -> None:
+    record(GROUPS, OUT)
+
+
+if __name__ == "__main__":
+    main()
