@@ -40,6 +40,10 @@ KERAS = {
     "get_layer_index_past": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer(index=3)",
     "get_layer_both": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer('a', 0)",
     "get_layer_neither": "m = tf.keras.Sequential([tf.keras.layers.Dense(2, name='a')])\nresult = m.get_layer()",
+    "lecun_by_name": "result = [type(tf.keras.initializers.get(n)).__name__ for n in ('lecun_normal', 'lecun_uniform')]",
+    "lecun_spread": "w = [tf.keras.initializers.get(n)((400, 3000)) for n in ('lecun_normal', 'lecun_uniform')]\n"
+                    "result = [tf.constant([round(float(np.std(v.numpy())) * 20, 1) for v in w]),\n"
+                    "          tf.constant(round(float(tf.reduce_max(tf.abs(w[1]))) ** 2 * 400, 1))]",
     "layer_alias": "result = str(tf.keras.Layer is tf.keras.layers.Layer)",
 }
 
