@@ -47,7 +47,26 @@ KERAS = {
     "layer_alias": "result = str(tf.keras.Layer is tf.keras.layers.Layer)",
 }
 
-GROUPS = {"activations": ACTIVATIONS, "keras": KERAS}
+_LOG = ("class Log(tf.keras.callbacks.Callback):\n"
+        "    pass\n"
+        "events = []\n"
+        "for hook in ('test_begin', 'test_end', 'predict_begin', 'predict_end'):\n"
+        "    setattr(Log, 'on_' + hook, lambda self, logs=None, hook=hook: events.append(f'{hook} {sorted(logs)}'))\n"
+        "for hook in ('test_batch_begin', 'test_batch_end', 'predict_batch_begin', 'predict_batch_end'):\n"
+        "    setattr(Log, 'on_' + hook, lambda self, batch, logs=None, hook=hook: events.append(\n"
+        "        f'{hook} {batch} {sorted(logs)} {[getattr(v, \"shape\", v) for k, v in sorted(logs.items()) if k == \"outputs\"]}'))\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer='ones')])\n"
+        "model.compile(optimizer='sgd', loss='mse', metrics=['mae'])\n"
+        "x, y = np.ones((5, 2), np.float32), np.ones((5, 1), np.float32)\n")
+#: The hooks evaluate, predict and fit's validation call, in order, with the keys of their logs.
+CALLBACKS = {
+    "evaluate": _LOG + "model.evaluate(x, y, batch_size=2, verbose=0, callbacks=[Log()])\nresult = events",
+    "predict": _LOG + "model.predict(x, batch_size=2, verbose=0, callbacks=[Log()])\nresult = events",
+    "fit_validation": _LOG + "model.fit(x, y, batch_size=4, verbose=0, validation_data=(x, y), callbacks=[Log()])\n"
+                             "result = events",
+}
+
+GROUPS = {"activations": ACTIVATIONS, "keras": KERAS, "callbacks": CALLBACKS}
 
 
 def main() -> None:

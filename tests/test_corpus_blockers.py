@@ -1,6 +1,6 @@
 """Keras blockers of corpus snippets (issue #24), each answered as Keras 3 under TF 2.21 does: activations by every
-name Keras 3 knows, Keras 2's ``input_shape``/``input_dim`` spellings, ``Sequential.pop``, ``Model.get_layer`` and
-``keras.Layer``.
+name Keras 3 knows, Keras 2's ``input_shape``/``input_dim`` spellings, ``Sequential.pop``, ``Model.get_layer``,
+``keras.Layer`` and the callbacks ``evaluate``/``predict`` tell.
 
 ``tests/record_tf_corpus_blockers.py`` recorded TF's answers in ``tests/data/tf_corpus_blockers.json``; floats
 compare to 1e-6, strings exactly, errors by type and Keras' words (as ``test_followups_tf.close`` does).
@@ -35,3 +35,8 @@ def test_keras_spellings_and_model_methods_answer_as_keras_3(name: str) -> None:
 def test_popping_an_empty_sequential_raises_keras_type_with_words_that_help() -> None:
     ours = run(tf, spec.KERAS["pop_empty"])
     assert ours["error"] == RECORDED["keras"]["pop_empty"]["error"] and "no layers to pop" in ours["text"]
+
+
+@pytest.mark.parametrize("name", sorted(spec.CALLBACKS))
+def test_evaluate_predict_and_validation_tell_callbacks_as_keras_3(name: str) -> None:
+    close(run(tf, spec.CALLBACKS[name]), RECORDED["callbacks"][name], f"callbacks/{name}")

@@ -6,8 +6,6 @@
 #   fit (an unseeded shuffle) and `seeded_weights(model)` (defined at the top: seeded NumPy weights) after `get_model()`,
 #   so that unseeded random initial weights do not decide the printed losses; `model.fit(...)` -> `_ = model.fit(...)`
 #   (its History repr prints an address)
-# xfail: `evaluate(callbacks=...)` and `predict(callbacks=...)` are not accepted (TypeError), nor the `on_test_*`/`on_predict_*`
-#   hooks they call
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones
