@@ -66,7 +66,15 @@ CALLBACKS = {
                              "result = events",
 }
 
-GROUPS = {"activations": ACTIVATIONS, "keras": KERAS, "callbacks": CALLBACKS}
+#: f-strings of tensors: NumPy formats the value (dlai_c1w2's f"sum of outputs: {sum}"); a Variable keeps its repr.
+FORMAT = {
+    "scalar": "result = [f'{tf.constant(np.float64(0.5))}', f'{tf.constant(1.5):>8}|', '{}'.format(tf.constant(3))]",
+    "vector": "result = f'{tf.constant([1.0, 2.0])}'",
+    "vector_with_spec": "result = f'{tf.constant([1.0, 2.0]):>4}'",
+    "variable": "result = f'{tf.Variable(2.0)}'.replace('tf.', 'minitape.')",
+}
+
+GROUPS = {"activations": ACTIVATIONS, "keras": KERAS, "callbacks": CALLBACKS, "format": FORMAT}
 
 
 def main() -> None:

@@ -40,3 +40,8 @@ def test_popping_an_empty_sequential_raises_keras_type_with_words_that_help() ->
 @pytest.mark.parametrize("name", sorted(spec.CALLBACKS))
 def test_evaluate_predict_and_validation_tell_callbacks_as_keras_3(name: str) -> None:
     close(run(tf, spec.CALLBACKS[name]), RECORDED["callbacks"][name], f"callbacks/{name}")
+
+
+@pytest.mark.parametrize("name", sorted(spec.FORMAT))
+def test_f_strings_of_tensors_show_numpys_formatting_as_tf(name: str) -> None:
+    close(run(tf, spec.FORMAT[name]), RECORDED["format"][name], f"format/{name}")
