@@ -183,6 +183,10 @@ class Tensor(_TensorLike):
     def __str__(self) -> str:
         return f"minitape.Tensor({self._numpy_text(as_repr=False)}, shape={tuple(self.shape)}, dtype={self.dtype.name})"
 
+    def __format__(self, spec: str) -> str:
+        # As TF's EagerTensor: NumPy formats the value, so f"{t}" shows 0.5 or [1. 2.] (str(t) stays the full form).
+        return self.numpy().__format__(spec)
+
 
 def wrap(value: Any, id: int | None = None) -> Tensor:
     """Make a Tensor around an existing array, without copying (the op path's fast constructor).

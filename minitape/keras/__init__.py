@@ -14,6 +14,7 @@ from minitape.keras import ops  # noqa: E402
 from minitape.keras import backend, config, random  # noqa: E402
 from minitape.keras import saving  # noqa: E402
 from minitape.keras.layers import Input
+from minitape.keras.layers import Layer  # Keras 3's top-level alias: `class Dense(keras.Layer)`
 from minitape.keras.models import Model, Sequential
 from minitape.keras.variables import KerasVariable as Variable
 
@@ -21,3 +22,4 @@ __all__ = ["Input", "Model", "Sequential", "Variable", "activations", "callbacks
            "layers", "losses", "metrics", "optimizers", "regularizers", "trainer", "utils"]
 __all__ += ["ops", "backend", "config", "random"]
 __all__ += ["saving"]
+__all__ += ["Layer"]

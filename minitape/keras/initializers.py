@@ -13,6 +13,8 @@ The variance-scaling family divides ``scale`` by a *fan*: for a kernel of shape
 ``he_uniform``          uniform on ``±sqrt(6 / fan_in)``
 ``glorot_normal``       truncated normal, ``stddev = sqrt(2 / (fan_in + fan_out)) / 0.8796``
 ``glorot_uniform``      uniform on ``±sqrt(6 / (fan_in + fan_out))`` (Dense and Conv2D kernels)
+``lecun_normal``        truncated normal, ``stddev = sqrt(1 / fan_in) / 0.8796`` (SELU networks)
+``lecun_uniform``       uniform on ``±sqrt(3 / fan_in)``
 ``random_normal``       normal, mean 0, ``stddev = 0.05``
 ``random_uniform``      uniform on ``±0.05`` (Embedding)
 ``zeros``, ``ones``     constants (biases; BatchNormalization's beta and gamma)
@@ -265,6 +267,33 @@ class HeUniform(VarianceScaling):
         super().__init__(2.0, "fan_in", "uniform", seed)
 
 
+class LecunNormal(VarianceScaling):
+    """Truncated normal with ``stddev = sqrt(1 / fan_in)``, for SELU networks (Klambauer et al., 2017).
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.LecunNormal(seed=0)((100, 400))
+    >>> round(float(w.numpy().std()) * 100 ** 0.5, 1)                  # sqrt(1 / 100) · 10
+    1.0
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+
+
+class LecunUniform(VarianceScaling):
+    """Uniform on ``±sqrt(3 / fan_in)``.
+
+    >>> import minitape as tf
+    >>> w = tf.keras.initializers.LecunUniform(seed=0)((3, 50))
+    >>> bool(abs(w.numpy()).max() <= 1.0)
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+lecun_normal, lecun_uniform = LecunNormal, LecunUniform
 # Keras 3's snake-case names are the classes themselves.
 zeros, ones, constant, random_normal, random_uniform = Zeros, Ones, Constant, RandomNormal, RandomUniform
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
@@ -276,6 +305,7 @@ _BY_NAME: dict[str, type] = {
     "uniform": RandomUniform, "normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_normal": HeNormal, "he_uniform": HeUniform, "variance_scaling": VarianceScaling,
     "orthogonal": Orthogonal, "OrthogonalInitializer": Orthogonal,
+    "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform,
 }
 _KNOWN: dict[str, type] = {**_BY_NAME, **{cls.__name__: cls for cls in _BY_NAME.values()}}     # class names too
 
@@ -302,3 +332,4 @@ __all__ = ["Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform",
            "RandomUniform", "VarianceScaling", "Zeros", "compute_fans", "get", "glorot_normal", "glorot_uniform",
            "he_normal", "he_uniform", "orthogonal", "constant", "ones", "random_normal", "random_uniform", "variance_scaling",
            "zeros"]
+__all__ += ["LecunNormal", "LecunUniform", "lecun_normal", "lecun_uniform"]

@@ -84,6 +84,28 @@ class Model(Trainer, Layer):
         """
         return list(self._layers)
 
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        """The layer called ``name``, or the one at ``index`` in ``layers``.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="a"), tf.keras.layers.ReLU(name="r")])
+        >>> model.get_layer("r").name, model.get_layer(index=0).name
+        ('r', 'a')
+        """
+        if name is not None and index is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        if name is None:
+            raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}.")
+
     def save_weights(self, filepath: str, overwrite: bool = True) -> None:
         """Write the weights (and the compiled optimiser's state) to a Keras 3 ``.weights.h5`` file (see
         ``keras.weights_file``).
@@ -176,6 +198,20 @@ class Sequential(Model):
         first = self._layers[0].input_shape_hint
         if first is not None and len(self.layers):      # the input shape is known: build now, as Keras does
             self(constant(0.0, shape=(1, *[1 if n is None else n for n in first])))
+
+    def pop(self, rebuild: bool = True) -> Layer:
+        """Remove the last layer and return it; its weights leave the model's.
+
+        >>> import minitape as tf
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="a"), tf.keras.layers.Dense(3, name="b")])
+        >>> model.pop().name, [layer.name for layer in model.layers]
+        ('b', ['a'])
+        """
+        if not self.layers:
+            raise IndexError(f"Sequential model {self.name} has no layers to pop: `pop()` removes the last one added.")
+        layer = self._layers.pop()
+        self.built = bool(self.layers) and all(kept.built for kept in self.layers)
+        return layer
 
     def build(self, input_shape: Any = None) -> None:
         """Build every layer for inputs of ``input_shape`` (a batch size may be None), as Keras does: the layers

@@ -243,7 +243,8 @@ class Trainer(Reporting):
             if step < 0:            # a generator used up: no batch left, so training ends here (with the warning)
                 break
             if validation is not None and _should_validate(epoch, validation_freq):
-                logs = {**logs, **{f"val_{name}": value for name, value in self._run_test(validation, 0).items()}}
+                tested = self._run_test(validation, 0, callbacks)
+                logs = {**logs, **{f"val_{name}": value for name, value in tested.items()}}
             bar.close(logs)
             logs = dict(logs or {})
             callbacks.on_epoch_end(epoch, logs)
@@ -255,24 +256,29 @@ class Trainer(Reporting):
         self.history = callbacks.history
         return callbacks.history
 
-    def _run_test(self, batches: data_adapter.EpochIterator, verbose: int) -> dict[str, float]:
-        """One pass of ``test_step`` over the batches: the metrics' values at the end."""
+    def _run_test(self, batches: data_adapter.EpochIterator, verbose: int,
+                  callbacks: CallbackList) -> dict[str, float]:
+        """One pass of ``test_step`` over the batches, telling ``callbacks``: the metrics' values at the end."""
         self.reset_metrics()
         bar = ProgressBar(batches.steps, verbose)
         logs: dict[str, float] = {}
+        callbacks.on_test_begin()
         for step, batch in batches.epoch():
+            callbacks.on_test_batch_begin(step)
             logs = pythonify_logs(self.test_step(batch))
             bar.update(step + 1, logs)
+            callbacks.on_test_batch_end(step, logs)
         bar.close(logs)
+        callbacks.on_test_end(logs)
         return logs
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: int | str = "auto",
-                 sample_weight: Any = None, steps: int | None = None,
+                 sample_weight: Any = None, steps: int | None = None, callbacks: Sequence[Callback] | None = None,
                  return_dict: bool = False) -> float | list[float] | dict[str, float]:
         """The loss and metrics over ``(x, y)`` in batches (or over a Dataset's batches), with ``training=False``.
 
         Returns the loss alone when there are no metrics, else ``[loss, *metrics]`` in
-        compile's order, or a dict with ``return_dict=True``.
+        compile's order, or a dict with ``return_dict=True``.  ``callbacks`` are told each batch (``on_test_*``).
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros")])
@@ -283,7 +289,9 @@ class Trainer(Reporting):
         [1.0, 1.0]
         """
         self._require_compile()
-        logs = self._run_test(data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps), _verbosity(verbose))
+        batches, verbose = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps), _verbosity(verbose)
+        logs = self._run_test(batches, verbose, CallbackList(callbacks, model=self, verbose=verbose, epochs=1,
+                                                             steps=batches.steps))
         if return_dict:
             return logs
         names = [name for m in self.metrics for name in (
@@ -292,9 +300,9 @@ class Trainer(Reporting):
         return values if len(values) > 1 else values[0]
 
     def predict(self, x: Any, batch_size: int | None = None, verbose: int | str = "auto",
-                steps: int | None = None) -> np.ndarray:
+                steps: int | None = None, callbacks: Sequence[Callback] | None = None) -> np.ndarray:
         """The model's outputs for ``x`` (arrays, or a Dataset whose batches hold ``x`` first), computed in batches
-        with ``training=False``, as one NumPy array.
+        with ``training=False``, as one NumPy array.  ``callbacks`` are told each batch (``on_predict_*``).
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
@@ -304,12 +312,18 @@ class Trainer(Reporting):
         (3, 1)
         """
         batches = data_adapter.EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
-        bar = ProgressBar(batches.steps, _verbosity(verbose))
+        verbose = _verbosity(verbose)
+        bar = ProgressBar(batches.steps, verbose)
+        callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=batches.steps)
         outputs = []
+        callbacks.on_predict_begin()
         for step, batch in batches.epoch():
+            callbacks.on_predict_batch_begin(step)
             outputs.append(self.predict_step(batch[0]).numpy())
             bar.update(step + 1, {})
+            callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         bar.close({})
+        callbacks.on_predict_end()
         return np.concatenate(outputs)
 
 

@@ -6,7 +6,6 @@
 #   and the `plt` lines dropped (plotting); `verbose=0` and `shuffle=False` added to fit/evaluate/predict,
 #   `model.fit(...)` -> `_ = model.fit(...)`; `seeded_weights(model)` after the model is built; the exercises after the
 #   first model left out
-# xfail: `tf.optimizers` (the alias of `tf.keras.optimizers`, as in `tf.optimizers.Adam()`) does not exist
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

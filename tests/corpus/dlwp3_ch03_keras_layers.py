@@ -4,8 +4,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `import keras`/`from keras import ...` -> `from minitape import
 #   keras`/`from minitape.keras import ...`; the cell choosing the JAX backend left out (TF's Keras runs on TensorFlow);
 #   `import minitape as tf` added
-# xfail: `keras.Layer` (Keras 3's top-level alias of `keras.layers.Layer`) does not exist; then `keras.ops` (`keras.ops.relu`,
-#   `keras.ops.ones`, `keras.ops.matmul`)
 import minitape as tf
 # %%
 from minitape import keras

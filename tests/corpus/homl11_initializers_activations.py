@@ -1,7 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/11_training_deep_neural_networks.ipynb (ageron/handson-ml3,
 #   11_training_deep_neural_networks.ipynb), "Glorot and He Initialization", "Leaky ReLU", "ELU and SELU"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the plotting cells left out
-# xfail: activation `"elu"` by name is unknown to `Dense` (ValueError "Unknown activation function"); `"selu"` next
 import minitape as tf
 # %%
 dense = tf.keras.layers.Dense(50, activation="relu",

@@ -6,7 +6,6 @@
 #   fit (an unseeded shuffle) and `seeded_weights(model)` (defined at the top: seeded NumPy weights) after `get_model()`,
 #   so that unseeded random initial weights do not decide the printed losses; `model.fit(...)` -> `_ = model.fit(...)`
 #   (its History repr prints an address)
-# xfail: `Dense(1, input_dim=784)` raises ValueError "Unrecognized keyword arguments": Keras 3 still accepts `input_dim`
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

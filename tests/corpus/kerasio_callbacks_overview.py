@@ -4,7 +4,6 @@
 #   import ...`; cells split where the guide's text blocks split them; `tf.keras.datasets.mnist.load_data()` (a download)
 #   -> seeded NumPy uint8 images (1000 each, 28x28) and uint8 labels; `import numpy as np` added; `verbose=0` added to
 #   `model.predict` (progress-bar timings); `model.fit(...)` -> `_ = model.fit(...)` (its History repr prints an address)
-# xfail: `Dense(1, input_dim=784)` raises ValueError "Unrecognized keyword arguments": Keras 3 still accepts `input_dim`
 import numpy as np
 # %%
 import minitape as tf

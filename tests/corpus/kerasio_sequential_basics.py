@@ -5,7 +5,6 @@
 #   import ...`; cells split where the guide's text blocks split them; `layer.weights` (random initial values) ->
 #   `[w.shape for w in layer.weights]`; `model.layers` shown as `[layer.name for layer in model.layers]` (the reprs print
 #   addresses)
-# xfail: `Sequential.pop()` does not exist
 # %%
 import minitape as tf
 from minitape import keras

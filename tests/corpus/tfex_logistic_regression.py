@@ -4,7 +4,8 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; `mnist.load_data()` (a download) -> seeded NumPy uint8 images
 #   (1000 train, 200 test) and uint8 labels; `training_steps = 1000` -> `200`; `.shuffle(5000)` dropped from the pipeline
 #   (TF's and minitape's shuffles differ); the plotting cells left out
-# xfail: `tf.data` does not exist (`Dataset.from_tensor_slices(...).repeat().batch(batch_size).prefetch(1)`, `take`)
+# xfail: float32 rounding drift, not a missing feature: after 50 SGD steps the printed loss differs from TF's in the 6th
+#   decimal (2.250640 vs 2.250646), past the comparison's tolerance; the accuracies match
 # %%
 from __future__ import absolute_import, division, print_function
 

@@ -20,8 +20,12 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
 
-class Callback:
+from minitape.keras.callbacks.loop_hooks import EvaluationHooks, ForwardsEvaluationHooks
+
+
+class Callback(EvaluationHooks):
     """The base class: override the hooks you need; ``self.model`` and ``self.params`` are set by ``fit``.
 
     ``on_train_batch_begin``/``end`` call ``on_batch_begin``/``end``, as in Keras.
@@ -237,7 +241,7 @@ class TerminateOnNaN(Callback):
         self.model.stop_training = True
 
 
-class CallbackList(Callback):
+class CallbackList(ForwardsEvaluationHooks, Callback):
     """The callbacks of one ``fit``, told in turn; it adds a ``History`` at the end unless one is given.
 
     >>> import minitape as tf
@@ -286,8 +290,9 @@ class CallbackList(Callback):
     def _tell(self, hook: str, *args: Any, logs: dict | None = None) -> None:
         logs = {} if logs is None else logs
         for name, value in list(logs.items()):        # as Keras' pythonify_logs: plain floats for everyone
-            if hasattr(value, "numpy") or type(value).__module__ == "numpy":
-                logs[name] = float(value.numpy() if hasattr(value, "numpy") else value)
+            host = value.numpy() if hasattr(value, "numpy") else value
+            if type(host).__module__ == "numpy" and np.ndim(host) == 0:     # predict's `outputs` stay arrays
+                logs[name] = float(host)
         for callback in self.callbacks:       # as Keras: batch hooks get logs by keyword, the others by position
             if "batch" in hook:
                 getattr(callback, hook)(*args, logs=logs)

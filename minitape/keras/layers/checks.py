@@ -1,4 +1,4 @@
-"""The argument checks image layers share, with Keras 3's messages.
+"""The argument checks layers share, with Keras 3's messages.
 
 >>> from minitape.keras.layers.checks import pair
 >>> pair(3, "kernel_size"), pair((1, 2), "strides")
@@ -112,3 +112,21 @@ def last_axis(layer: Any, inputs: Any, expected: int) -> None:
     if inputs.shape[-1] != expected:
         raise ValueError(f"Input 0 of layer '{layer.name}' is incompatible with the layer: expected axis -1 of input "
                          f"shape to have value {expected}, but received input with shape {tuple(inputs.shape)}")
+
+
+def read_input_dim(input_shape: tuple | None, kwargs: dict[str, Any]) -> tuple | None:
+    """The input shape a layer is given, reading Keras 2's ``input_dim=784`` (popped from ``kwargs``) as
+    ``input_shape=(784,)`` first, as Keras 3 still does; an ``input_shape`` given beside it goes back into
+    ``kwargs``, where Keras 3 refuses it as an unrecognized argument.
+
+    >>> from minitape.keras.layers.checks import read_input_dim
+    >>> kwargs = {"input_dim": 784}
+    >>> read_input_dim(None, kwargs), kwargs
+    ((784,), {})
+    """
+    input_dim = kwargs.pop("input_dim", None)
+    if input_dim is None:
+        return input_shape
+    if input_shape is not None:
+        kwargs["input_shape"] = input_shape
+    return (input_dim,)

@@ -30,6 +30,8 @@ class InputLayer(Layer):
 
     def __init__(self, shape: Any = None, batch_size: int | None = None, dtype: Any = None, sparse: bool | None = None,
                  batch_shape: Any = None, name: str | None = None, **kwargs: Any) -> None:
+        shape = kwargs.pop("input_shape", shape)                   # Keras 2's names, which Keras 3 still reads
+        batch_shape = kwargs.pop("batch_input_shape", batch_shape)
         super().__init__(name=name or unique_name("input_layer"), **kwargs)
         if sparse:
             raise ValueError(f"InputLayer '{self.name}': minitape has no sparse tensors; leave `sparse` unset.")

@@ -36,6 +36,7 @@ from minitape.keras.tracking import TrackedDict, TrackedList
 from minitape.keras.keras_tensor import SymbolicIO, is_symbolic, symbolic_call
 from minitape.keras.dtype_policies import policy_dtype
 from minitape.keras.masking import get_keras_mask, set_keras_mask
+from minitape.keras.layers.checks import read_input_dim
 from minitape.keras.layers.weights import WeightHolder
 from minitape.keras.naming import unique_name
 from minitape.keras.layer_config import Configurable
@@ -100,6 +101,7 @@ class Layer(WeightHolder, SymbolicIO, Configurable):
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
                  input_shape: tuple | None = None, activity_regularizer: Any = None, **kwargs: Any) -> None:
+        input_shape = read_input_dim(input_shape, kwargs)
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self._weights: list[Variable] = []
