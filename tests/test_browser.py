@@ -281,3 +281,21 @@ def test_notebook_08s_player_labels_keras_variables_by_their_paths(browser, expo
     assert "image" in everything and any(label.endswith("/kernel") for label in everything), everything
     assert_numbers_explained(labels, captions, legend)
     assert "errors: []" in problems, problems      # nbconvert's template asks CDNs for require.js: refused, unneeded
+
+
+def test_trace_and_picture_are_seen_together_in_a_docs_sites_narrow_column(tmp_path, browser, seed_timeline):
+    """MkDocs Material's content column is about 700 px wide: the side panel stays beside the picture there,
+    and in a narrower one it goes below a picture capped to half the window, so the trace is still in view."""
+    player = seed_timeline().player()
+    for width, side_by_side in [(700, True), (420, False)]:
+        path = tmp_path / f"column{width}.html"
+        path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body style='margin:0'>"
+                        f"<div style='width:{width}px;margin:0 auto'>{player.to_html()}</div></body></html>")
+        with offline_page(browser, path.as_uri()) as (page, problems):
+            boxes = page.evaluate(f"""() => Object.fromEntries(["picture", "trace"].map(name =>
+                [name, document.querySelector("#{player.dom_id} .minitape-" + name).getBoundingClientRect().toJSON()]))""")
+            if width == 700:
+                page.screenshot(path="/tmp/g2_docs_column.png")
+        picture, trace = boxes["picture"], boxes["trace"]
+        assert (trace["left"] >= picture["right"]) == side_by_side, boxes
+        assert trace["bottom"] <= 900 and trace["height"] > 10, boxes       # in the first screenful, with the picture

@@ -154,8 +154,8 @@ def css(pid: str) -> str:
              f"{p} .minitape-slider{{flex:1 1 160px;min-width:120px}}",
              f"{p} .minitape-position{{min-width:8.5em;font-variant-numeric:tabular-nums}}",
              f"{p} .minitape-caption{{margin:8px 0;min-height:2.8em;font-size:14px}}",
-             # Picture and side by side down to a docs site's narrow column (about 700 px); narrower, stacked,
-             # the picture no taller than half the window, so that the trace below it is seen with it.
+             # Picture and side by side down to a docs site's narrow column (about 700 px); narrower, stacked:
+             # the picture no taller than half the window, and the trace first below it, both seen together.
              f"{p}{{container-type:inline-size}}",
              f"{p} .minitape-body{{display:grid;grid-template-columns:minmax(0,1fr) minmax(230px,36%);gap:12px;"
              "align-items:start}",
@@ -164,11 +164,14 @@ def css(pid: str) -> str:
              f"{p} .minitape-picture svg{{display:block;margin:0 auto;max-width:none;height:auto}}",
              f"{p} .minitape-side{{min-width:0}}",
              f"@container (max-width: 560px){{{p} .minitape-body{{grid-template-columns:minmax(0,1fr)}}"
-             f"{p} .minitape-picture{{max-height:50vh}}}}",
+             f"{p} .minitape-picture{{max-height:50vh}}{p} .minitape-side{{display:flex;flex-direction:column}}"
+             f"{p} .minitape-side>.minitape-heading,{p} .minitape-side>.minitape-trace{{order:-1}}}}",
              f"{p} .minitape-heading{{font-weight:600;margin:6px 0 4px}}",
              f"{p} .minitape-trace{{background:#f6f6f6;padding:6px;max-height:12em;overflow:auto;margin:0;"
              "white-space:pre-wrap}",
-             f"{p} .mt-row{{display:grid;grid-template-columns:9.5em 1fr 8.5em;column-gap:6px;align-items:center;"
+             f"{p} .minitape-over-time svg{{max-width:100%;height:auto}}",
+             f"{p} .mt-row{{display:grid;grid-template-columns:minmax(4.5em,9.5em) minmax(48px,1fr) max-content;"
+             "column-gap:6px;align-items:center;"
              "margin:2px 0}",
              f"{p} .mt-name{{overflow-wrap:anywhere;line-height:1.2}}",
              f"{p} .mt-own{{grid-column:2/4;color:#777;font-size:11px;margin-top:-2px}}",
