@@ -53,3 +53,19 @@ def test_the_static_legend_and_the_players_say_the_same_words():
         meaning = LOOKS[name]["meaning"]
         assert f'label="{meaning}"' in dot and meaning in page, meaning
     assert "saved for backward" not in dot and "current step" not in dot
+
+
+def test_a_recomputations_copies_are_labelled_by_the_functions_parameters(capsys):
+    def block(h, scale=None):
+        return tf.sin(h) * scale
+
+    checkpointed = tf.recompute_grad(block)
+    x, s = tf.constant(1.0), tf.constant(2.0)
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            tape.watch([x, s])
+            y = checkpointed(x, scale=s)
+        tape.gradient(y, [x, s])
+    watched = [frame.said for frame in events.player(names={"x": x, "s": s}).frames
+               if frame.said.startswith("the local tape watches")]
+    assert watched == ["the local tape watches h (copy of x)", "the local tape watches scale (copy of s)"]

@@ -26,12 +26,13 @@ class Local:
     """A recomputation in progress: the local tape it records on, and where its nodes are drawn.
 
     ``run`` names the nodes' slots: recomputing the same checkpoint again reuses them.
-    ``copies`` are the call's inputs whose fresh copies the local tape watches, in order.
+    ``copies`` are the call's inputs whose fresh copies the local tape watches, in order, each with the
+    parameter it is passed as (or None).
     """
 
     cluster: str | None
     run: str | None
-    copies: list[str]
+    copies: list[tuple[str, str | None]]
     label: str = "local tape"
     input_name: str | None = None
     ids: dict[int, str] = field(default_factory=dict)       # tensor id -> node key, in this run

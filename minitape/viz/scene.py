@@ -42,7 +42,7 @@ from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.viz.backward import BackwardPass
 from minitape.viz.dot import OpNode, ValueNode, to_dot
 from minitape.viz.memory import Local, Tapes, describe_kept
-from minitape.viz.names import name_map, short, tape_names
+from minitape.viz.names import name_map, parameter_names, short, tape_names
 from minitape.viz.render import to_svg
 
 
@@ -157,8 +157,10 @@ class Scene(BackwardPass):
             if isinstance(tensor, Variable):    # a variable the call reads: the user's, drawn once
                 key = self._value(self._ids, tensor._id, tensor, tape)
             else:                               # a fresh copy of one of the call's inputs
-                outer = local.copies.pop(0) if local.copies else None
+                outer, param = local.copies.pop(0) if local.copies else (None, None)
                 name = f"copy of {self.values[outer].name}" if outer else local.input_name
+                if outer and param and param != self.values[outer].name:
+                    name = f"{param} ({name})"
                 key = self._value(local.ids, tensor._id, tensor, tape, local, name)
                 self.values[key].users = True
                 if outer is not None and (outer, key) not in self.links:
@@ -269,9 +271,12 @@ class Scene(BackwardPass):
         key = self._key_of(entry)
         # The local tape watches a fresh copy of each floating argument, in order (the arguments
         # come first among the inputs, then the variables read, which it watches themselves).
-        copies = [self._ids.get(i) or self._local_key(i) for i, spec in zip(entry.inputs, entry.input_specs())
-                  if spec.dtype.is_floating]
-        local = self._locals[id(tape)] = Local(key, key, [c for c in copies if c], f"local tape ({short(function)})")
+        # Each copy is labelled by the parameter it is passed as, when that is known: "x (copy of #3)".
+        params = parameter_names(entry.function, entry.args, entry.kwargs)
+        copies = [(self._ids.get(i) or self._local_key(i), param)
+                  for i, spec, param in zip(entry.inputs, entry.input_specs(), params) if spec.dtype.is_floating]
+        local = self._locals[id(tape)] = Local(key, key, [c for c in copies if c[0]],
+                                               f"local tape ({short(function)})")
         self.tapes.add(tape, local.label, local=True)
         self.tapes.remember(tape, memory)
         if key is not None:
