@@ -42,6 +42,22 @@ print("-- gradient --")
 grad = tape.gradient(r, W)
 
 # %% [markdown]
+# ## Watching the recomputation
+# The same two calls, recorded as a timeline and played: in the forward pass each call is one entry
+# that keeps only its input; `gradient` recomputes each call under a local tape (orange, in a dashed
+# cluster), differentiates it, and lets that tape go. Press ▶, or step with ◀ ▶▶.
+
+# %%
+with tf.events.timeline() as events:
+    with tf.GradientTape() as tape:
+        r = tf.constant(1.0)
+        tape.watch(r)
+        middle = loud_checkpointed(r)
+        out = loud_checkpointed(middle)
+    grad = tape.gradient(out, [r, W])
+events.player(names=locals())
+
+# %% [markdown]
 # ## Variables and keyword arguments
 # Every trainable variable the function reads gets its gradient, and so do tensors passed by keyword.
 

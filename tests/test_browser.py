@@ -102,12 +102,14 @@ def test_player_plays_in_headless_chromium(tmp_path, browser, seed_timeline):
                 .map(g => g.getAttribute('class') + [...g.querySelectorAll('text')].map(t => t.textContent))
                 .join('|')""")
 
-        assert frame() == 0 and page.locator(f"{root} svg").first.is_visible()
-        first_picture, first_trace = picture(), text("trace")
-        n = len(player.frames)
-        assert page.input_value(f"{root} .minitape-slider") == "1" and text("position") == f"step 1 of {n}"
+        n = len(player.frames)                   # it opens on the whole program: the last frame
+        assert frame() == n - 1 and page.locator(f"{root} svg").first.is_visible()
+        assert text("trace") == "running\n" * 8 and text("position") == f"step {n} of {n}"
+        assert picture().count("mt-hidden") < picture().count("g")
 
-        page.click(f"{root} .minitape-play")
+        page.click(f"{root} .minitape-play")                                     # ▶ plays from step 1
+        assert frame() == 0 and page.input_value(f"{root} .minitape-slider") == "1"
+        first_picture, first_trace = picture(), text("trace")
         page.wait_for_function(f"document.querySelector('{root}').dataset.frame >= 6", timeout=15000)
         assert picture() != first_picture and text("trace").count("running") > first_trace.count("running")
         page.click(f"{root} .minitape-play")                                     # pause
@@ -191,6 +193,7 @@ def test_exported_tour_shows_no_gradient_other_than_tape_gradient(browser, expor
     with offline_page(browser, exported_tour.as_uri()) as (page, problems):
         assert page.locator(PLAYER).count() >= 1, f"no player on the page ({problems})"
         root = page.locator(PLAYER).first
+        go_to_step(page, 1)
         labels, frames = [], []
         while not frames or frames[-1] != root.get_attribute("data-frame"):
             frames.append(root.get_attribute("data-frame"))
@@ -199,3 +202,100 @@ def test_exported_tour_shows_no_gradient_other_than_tape_gradient(browser, expor
         assert len(frames) > 10 and labels, (frames, labels)
         values = {float(re.match(r"grad\s+(\S+)", label).group(1)) for label in labels}
         assert values == {expected}, f"tape.gradient gives y the gradient {expected}; the frames show {labels}"
+
+
+def go_to_step(page, step: int) -> None:
+    """Move the first player's slider to ``step`` (1 is the first frame), as a student dragging it."""
+    slider = page.locator(PLAYER).first.locator(".minitape-slider")
+    slider.fill(str(step))
+    slider.dispatch_event("input")
+
+
+def read_every_frame(page, shots: dict[int, str] | None = None) -> tuple[list[list[str]], list[str], str]:
+    """Every frame's visible node labels (first lines) and caption, and the legend's text; screenshots of
+    the frames named in ``shots`` (step -> path) on the way."""
+    root = page.locator(PLAYER).first
+    root.scroll_into_view_if_needed()
+    n = int(root.locator(".minitape-slider").get_attribute("max"))
+    labels, captions = [], []
+    for step in range(1, n + 1):
+        go_to_step(page, step)
+        labels.append(page.evaluate(f"""() => [...document.querySelector("{PLAYER}").querySelectorAll("svg g.node")]
+            .filter(g => g.checkVisibility({VISIBLE}))
+            .map(g => (g.querySelector("text") || {{}}).textContent || "")"""))
+        captions.append(root.locator(".minitape-said").text_content())
+        if shots and step in shots:
+            root.screenshot(path=shots[step])
+    return labels, captions, root.locator(".minitape-legend").text_content()
+
+
+def assert_numbers_explained(labels: list[list[str]], captions: list[str], legend: str) -> None:
+    """Every ``#n`` shown is explained by the legend, and they count 1, 2, 3... with no gap."""
+    shown = {int(n) for text in [*captions, *(label for frame in labels for label in frame)]
+             for n in re.findall(r"#(\d+)\b", text)}
+    if shown:
+        assert "#n: the n-th value the picture shows, unnamed" in legend, legend
+        assert shown == set(range(1, max(shown) + 1)), f"#n with gaps: {sorted(shown)}"
+
+
+def test_the_tours_player_names_the_users_values(browser, exported_tour):
+    with offline_page(browser, exported_tour.as_uri()) as (page, problems):
+        n = int(page.locator(PLAYER).first.locator(".minitape-slider").get_attribute("max"))
+        shots = {1: "/tmp/g2_tour_first.png", (n + 1) // 2: "/tmp/g2_tour_middle.png", n: "/tmp/g2_tour_last.png"}
+        labels, captions, legend = read_every_frame(page, shots)
+    everything = {label for frame in labels for label in frame}
+    assert {"y", "r"} <= everything, everything                                   # events.names = locals()
+    assert "the local tape watches y" in captions and any("and y" in caption for caption in captions), captions
+    assert_numbers_explained(labels, captions, legend)
+    assert "errors: []" in problems, problems      # nbconvert's template asks CDNs for require.js: refused, unneeded
+
+
+NOTEBOOK_08 = ROOT / "notebooks" / "08_cnn_checkpointing.ipynb"
+
+
+@pytest.fixture(scope="module")
+def exported_08(tmp_path_factory) -> Path:
+    """Notebook 08 executed and exported to HTML: its player shows one residual block recomputed."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    notebook = nbformat.read(NOTEBOOK_08, as_version=4)
+    NotebookClient(notebook, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(NOTEBOOK_08.parent)}}).execute()
+    html, _ = HTMLExporter().from_notebook_node(notebook)
+    path = tmp_path_factory.mktemp("export") / "08.html"
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def test_notebook_08s_player_labels_keras_variables_by_their_paths(browser, exported_08):
+    with offline_page(browser, exported_08.as_uri()) as (page, problems):
+        n = int(page.locator(PLAYER).first.locator(".minitape-slider").get_attribute("max"))
+        shots = {1: "/tmp/g2_08_first.png", (n + 1) // 2: "/tmp/g2_08_middle.png", n: "/tmp/g2_08_last.png"}
+        labels, captions, legend = read_every_frame(page, shots)
+    watched = [caption for caption in captions if caption.startswith("the local tape watches")]
+    assert watched and not any("#" in caption for caption in watched), watched
+    assert any(caption.endswith("/kernel") for caption in watched), watched     # a Keras variable's path
+    everything = {label for frame in labels for label in frame}
+    assert "image" in everything and any(label.endswith("/kernel") for label in everything), everything
+    assert_numbers_explained(labels, captions, legend)
+    assert "errors: []" in problems, problems      # nbconvert's template asks CDNs for require.js: refused, unneeded
+
+
+def test_trace_and_picture_are_seen_together_in_a_docs_sites_narrow_column(tmp_path, browser, seed_timeline):
+    """MkDocs Material's content column is about 700 px wide: the side panel stays beside the picture there,
+    and in a narrower one it goes below a picture capped to half the window, so the trace is still in view."""
+    player = seed_timeline().player()
+    for width, side_by_side in [(700, True), (420, False)]:
+        path = tmp_path / f"column{width}.html"
+        path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body style='margin:0'>"
+                        f"<div style='width:{width}px;margin:0 auto'>{player.to_html()}</div></body></html>")
+        with offline_page(browser, path.as_uri()) as (page, problems):
+            boxes = page.evaluate(f"""() => Object.fromEntries(["picture", "trace"].map(name =>
+                [name, document.querySelector("#{player.dom_id} .minitape-" + name).getBoundingClientRect().toJSON()]))""")
+            if width == 700:
+                page.screenshot(path="/tmp/g2_docs_column.png")
+        picture, trace = boxes["picture"], boxes["trace"]
+        assert (trace["left"] >= picture["right"]) == side_by_side, boxes
+        assert trace["bottom"] <= 900 and trace["height"] > 10, boxes       # in the first screenful, with the picture

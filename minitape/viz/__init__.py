@@ -62,7 +62,7 @@ def timeline_scene(timeline: Timeline, upto: int | None = None) -> Scene:
     ...         tape.watch(x)
     ...         y = tf.exp(x)
     >>> events.scene(upto=1).said
-    'the tape watches #0'
+    'the tape watches #1'
     """
     drawn = Scene.named(timeline.names)
     for event in timeline[:upto]:

@@ -58,6 +58,8 @@ LOOKS: dict[str, dict[str, Any]] = {
 #: The looks a legend explains (not a finished checkpoint's, a faded "cluster"), and which of them are values'.
 LEGEND = [name for name in LOOKS if name != "cluster-done"]
 VALUE_LOOKS = {"user", "saved", "discarded", "released"}
+#: What a value's label ``#n`` means, said under every legend (the scene numbers its unnamed values 1, 2, 3...).
+UNNAMED = "#n: the n-th value the picture shows, unnamed"
 
 
 @dataclass(slots=True)
@@ -238,12 +240,19 @@ def to_dot(values: dict[str, ValueNode], ops: dict[str, OpNode], current: str | 
 
 
 def legend_dot() -> list[str]:
-    """A legend cluster for a picture drawn alone (the player shows its legend beside the picture)."""
-    rows = [("legend_user", "your value", "ellipse", "user"), ("legend_saved", "saved for backward", "ellipse", "saved"),
-            ("legend_discarded", "not kept", "ellipse", "discarded"), ("legend_op", "op", "box", "op"),
-            ("legend_recomputed", "↻ recomputed", "box", "recomputed"), ("legend_current", "current step", "box", "op current")]
+    """A legend cluster for a picture drawn alone, in the player's words (``LEGEND``; the player's is beside it).
+
+    >>> from minitape.viz.dot import legend_dot
+    >>> [line.strip() for line in legend_dot() if line.strip().startswith(("legend_saved ", "legend_unnamed "))]
+    ['legend_saved [label="kept by the tape for the backward pass", shape=ellipse, style="filled", fillcolor="#cfe8ff", fontsize=9];',
+     'legend_unnamed [label="#n: the n-th value the picture shows, unnamed", shape=plaintext, fontsize=9];']
+    """
+    rows = [(f"legend_{name.replace('-', '_')}", LOOKS[name]["meaning"], "ellipse" if name in VALUE_LOOKS else "box",
+             "op current" if name == "current" else name) for name in LEGEND]
+    rows.append(("legend_unnamed", UNNAMED, "plaintext", None))
     lines = ["  subgraph cluster_legend {", '    label="legend"; fontsize=9; style="rounded"; color="#bbbbbb";']
-    lines += [f'    {name} [label="{text}", shape={shape}, {attributes(look, shape == "box")}, fontsize=9];'
+    lines += [f'    {name} [label="{quote(text)}", shape={shape}, '
+              f'{attributes(look, shape == "box") + ", " if look else ""}fontsize=9];'
               for name, text, shape, look in rows]
     lines += ["    " + " -> ".join(row[0] for row in rows) + " [style=invis];", "  }"]
     return lines

@@ -26,12 +26,13 @@ class Local:
     """A recomputation in progress: the local tape it records on, and where its nodes are drawn.
 
     ``run`` names the nodes' slots: recomputing the same checkpoint again reuses them.
-    ``copies`` are the call's inputs whose fresh copies the local tape watches, in order.
+    ``copies`` are the call's inputs whose fresh copies the local tape watches, in order, each with the
+    parameter it is passed as (or None).
     """
 
     cluster: str | None
     run: str | None
-    copies: list[str]
+    copies: list[tuple[str, str | None]]
     label: str = "local tape"
     input_name: str | None = None
     ids: dict[int, str] = field(default_factory=dict)       # tensor id -> node key, in this run
@@ -81,6 +82,10 @@ class Tapes:
         row.current, row.peak = memory["current"], memory["peak"]
         self.peak = max(self.peak, self.total())
         return added
+
+    def knows(self, tape: Any) -> bool:
+        """Whether ``tape`` has a row now (a tape the scene has met, not yet closed)."""
+        return id(tape) in self.rows
 
     def total(self) -> int:
         return sum(row.current for row in self.rows.values())

@@ -7,10 +7,12 @@ True
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from minitape.autodiff.tape import GradientTape
+from minitape.core import nest
 from minitape.core.tensor import Tensor, Variable
 
 
@@ -57,3 +59,28 @@ def tape_names(names: dict[str, Any] | None) -> dict[int, str]:
     """
     return {id(value): name for name, value in (names or {}).items()
             if isinstance(value, GradientTape) and isinstance(name, str) and not name.startswith("_")}
+
+
+def parameter_names(function: Callable, args: tuple, kwargs: dict) -> list[str | None]:
+    """The parameter each tensor argument of ``function(*args, **kwargs)`` is passed as, in ``nest.flatten``'s
+    order (arguments, then keywords by name): what a recomputation's fresh copies stand for.  None for a
+    tensor inside a list or dict, or passed through ``*args``.
+
+    >>> import minitape as tf
+    >>> from minitape.viz.names import parameter_names
+    >>> def f(x, pair, scale=None): ...
+    >>> parameter_names(f, (tf.constant(1.0), [tf.constant(2.0), tf.constant(3.0)]), {"scale": tf.constant(4.0)})
+    ['x', None, None, 'scale']
+    """
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):                 # a builtin without a signature
+        parameters = []
+    positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    named = [(positional[k] if k < len(positional) else None, arg) for k, arg in enumerate(args)]
+    named += [(key, kwargs[key]) for key in sorted(kwargs)]
+    names: list[str | None] = []
+    for name, arg in named:
+        tensors = [leaf for leaf in nest.flatten(arg) if isinstance(leaf, Tensor | Variable)]
+        names += [name] if isinstance(arg, Tensor | Variable) else [None] * len(tensors)
+    return names

@@ -2,7 +2,8 @@
 
 Nothing is fetched: the styles are scoped to the player's element, the frames travel
 as data inside its ``<script>``, and the SVG is restyled in place.  Without
-JavaScript (an untrusted notebook) the page shows the last frame.
+JavaScript (an untrusted notebook) the page shows the last frame; with it, it opens there too, on
+the whole program, and ▶ plays it from step 1.
 
 What the page offers, for people and for tests that drive it: the root ``<div>``
 (``id=player.dom_id``, ``data-frame`` = the frame shown), buttons ``.minitape-play``,
@@ -24,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from minitape.viz.dot import LEGEND, LOOKS, VALUE_LOOKS
+from minitape.viz.dot import LEGEND, LOOKS, UNNAMED, VALUE_LOOKS
 from minitape.viz.layout import classes
 from minitape.viz.plot import sparkline
 from minitape.viz.render import escape_html, visible
@@ -138,6 +139,7 @@ def legend_html() -> str:
                  f'<rect x="2" y="2" width="24" height="12" rx="3" fill="{fill}" stroke="{line}" stroke-width="{width}"{dash}/>')
         items.append(f'<div class="mt-legend-item"><svg width="28" height="16" aria-hidden="true">{shape}</svg>'
                      f'<span>{escape_html(look["meaning"])}</span></div>')
+    items.append(f'<div class="mt-legend-item mt-unnamed"><span>{escape_html(UNNAMED)}</span></div>')
     return "".join(items)
 
 
@@ -152,15 +154,24 @@ def css(pid: str) -> str:
              f"{p} .minitape-slider{{flex:1 1 160px;min-width:120px}}",
              f"{p} .minitape-position{{min-width:8.5em;font-variant-numeric:tabular-nums}}",
              f"{p} .minitape-caption{{margin:8px 0;min-height:2.8em;font-size:14px}}",
-             f"{p} .minitape-body{{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}}",
-             f"{p} .minitape-picture{{flex:1 1 420px;min-width:0;max-height:80vh;overflow:auto;border:1px solid #eee;"
+             # Picture and side by side down to a docs site's narrow column (about 700 px); narrower, stacked:
+             # the picture no taller than half the window, and the trace first below it, both seen together.
+             f"{p}{{container-type:inline-size}}",
+             f"{p} .minitape-body{{display:grid;grid-template-columns:minmax(0,1fr) minmax(230px,36%);gap:12px;"
+             "align-items:start}",
+             f"{p} .minitape-picture{{min-width:0;max-height:80vh;overflow:auto;border:1px solid #eee;"
              "border-radius:4px;cursor:grab}",
              f"{p} .minitape-picture svg{{display:block;margin:0 auto;max-width:none;height:auto}}",
-             f"{p} .minitape-side{{flex:0 1 340px;min-width:260px}}",
+             f"{p} .minitape-side{{min-width:0}}",
+             f"@container (max-width: 560px){{{p} .minitape-body{{grid-template-columns:minmax(0,1fr)}}"
+             f"{p} .minitape-picture{{max-height:50vh}}{p} .minitape-side{{display:flex;flex-direction:column}}"
+             f"{p} .minitape-side>.minitape-heading,{p} .minitape-side>.minitape-trace{{order:-1}}}}",
              f"{p} .minitape-heading{{font-weight:600;margin:6px 0 4px}}",
              f"{p} .minitape-trace{{background:#f6f6f6;padding:6px;max-height:12em;overflow:auto;margin:0;"
              "white-space:pre-wrap}",
-             f"{p} .mt-row{{display:grid;grid-template-columns:9.5em 1fr 8.5em;column-gap:6px;align-items:center;"
+             f"{p} .minitape-over-time svg{{max-width:100%;height:auto}}",
+             f"{p} .mt-row{{display:grid;grid-template-columns:minmax(4.5em,9.5em) minmax(48px,1fr) max-content;"
+             "column-gap:6px;align-items:center;"
              "margin:2px 0}",
              f"{p} .mt-name{{overflow-wrap:anywhere;line-height:1.2}}",
              f"{p} .mt-own{{grid-column:2/4;color:#777;font-size:11px;margin-top:-2px}}",
@@ -316,6 +327,6 @@ _SCRIPT = """
   });
   window.addEventListener("mouseup", function () { drag = null; });
   fit();
-  show(0, false);
+  show(n - 1, false);     // open on the whole program; play starts again from step 1
 })();
 """

@@ -242,9 +242,10 @@ class Player:
         import ipywidgets as widgets
 
         last = len(self.frames)
-        play = widgets.Play(min=1, max=last, interval=700, description="play")
-        slider = widgets.IntSlider(min=1, max=last, readout=True, description="step", layout=widgets.Layout(flex="1"))
-        view = widgets.HTML(frame_html(self, 0))
+        play = widgets.Play(value=last, min=1, max=last, interval=700, description="play")
+        slider = widgets.IntSlider(value=last, min=1, max=last, readout=True, description="step",
+                                   layout=widgets.Layout(flex="1"))
+        view = widgets.HTML(frame_html(self, last - 1))         # opens on the whole program, as the page does
         widgets.jslink((play, "value"), (slider, "value"))
         slider.observe(lambda change: setattr(view, "value", frame_html(self, change["new"] - 1)), names="value")
         return widgets.VBox([widgets.HBox([play, slider]), view])

@@ -42,7 +42,7 @@ from minitape.core.tensor import Tensor, Variable, wrap
 from minitape.viz.backward import BackwardPass
 from minitape.viz.dot import OpNode, ValueNode, to_dot
 from minitape.viz.memory import Local, Tapes, describe_kept
-from minitape.viz.names import name_map, short, tape_names
+from minitape.viz.names import name_map, parameter_names, short, tape_names
 from minitape.viz.render import to_svg
 
 
@@ -82,6 +82,7 @@ class Scene(BackwardPass):
         self._locals: dict[int, Local] = {}     # id(local tape) -> its recomputation
         self._passes: dict[int, dict[int, Any]] = {}    # id(tape) -> gradients flowing into its leaves so far
         self._made = {"v": itertools.count(), "o": itertools.count()}   # node keys handed out: v0, v1...; o0, o1...
+        self._numbers: dict[str, int] = {}      # an unnamed value's node key -> its n in "#n": 1, 2, 3... as they appear
 
     def _new_key(self, kind: str) -> str:
         return f"{kind}{next(self._made[kind])}"
@@ -153,10 +154,13 @@ class Scene(BackwardPass):
             self.values[key].users = True
             self.said = f"the tape watches {self.values[key].name}"
         elif local.cluster is not None:
-            key = self._ids[tensor._id] if isinstance(tensor, Variable) and tensor._id in self._ids else None
-            if key is None:               # a fresh copy of one of the call's inputs
-                outer = local.copies.pop(0) if local.copies else None
+            if isinstance(tensor, Variable):    # a variable the call reads: the user's, drawn once
+                key = self._value(self._ids, tensor._id, tensor, tape)
+            else:                               # a fresh copy of one of the call's inputs
+                outer, param = local.copies.pop(0) if local.copies else (None, None)
                 name = f"copy of {self.values[outer].name}" if outer else local.input_name
+                if outer and param and param != self.values[outer].name:
+                    name = f"{param} ({name})"
                 key = self._value(local.ids, tensor._id, tensor, tape, local, name)
                 self.values[key].users = True
                 if outer is not None and (outer, key) not in self.links:
@@ -232,7 +236,7 @@ class Scene(BackwardPass):
         node = self.values.get(key)
         variable = isinstance(spec, Variable)
         if node is None or node.tensor_id != tensor_id:        # new, or a recomputation's new value in its slot
-            node = self.values[key] = ValueNode(name or self.names.get(tensor_id) or f"#{key[1:]}",
+            node = self.values[key] = ValueNode(name or self._label(key, tensor_id, spec),
                                                 users=variable or tensor_id < tape.first_id,
                                                 cluster=local and local.cluster, tensor_id=tensor_id)
         if variable:              # a variable itself: its value now, if nothing better is known
@@ -241,6 +245,14 @@ class Scene(BackwardPass):
             node.spec = spec        # the value (an op's reading of a variable: its value then), else its shape and dtype
         self.dirty.add(key)
         return key
+
+    def _label(self, key: str, tensor_id: int, spec: Any) -> str:
+        """The user's name for a value (``names=``, a Keras variable's path), else ``#n``: the n-th unnamed value."""
+        known = self.names.get(tensor_id) or (getattr(spec, "path", None) if isinstance(spec, Variable) else None)
+        if known:
+            return known
+        number = self._numbers.setdefault(key, len(self._numbers) + 1)
+        return f"#{number}"
 
     def _set_current(self, key: str | None) -> None:
         for k in (self.current, key):
@@ -259,9 +271,12 @@ class Scene(BackwardPass):
         key = self._key_of(entry)
         # The local tape watches a fresh copy of each floating argument, in order (the arguments
         # come first among the inputs, then the variables read, which it watches themselves).
-        copies = [self._ids.get(i) or self._local_key(i) for i, spec in zip(entry.inputs, entry.input_specs())
-                  if spec.dtype.is_floating]
-        local = self._locals[id(tape)] = Local(key, key, [c for c in copies if c], f"local tape ({short(function)})")
+        # Each copy is labelled by the parameter it is passed as, when that is known: "x (copy of #3)".
+        params = parameter_names(entry.function, entry.args, entry.kwargs)
+        copies = [(self._ids.get(i) or self._local_key(i), param)
+                  for i, spec, param in zip(entry.inputs, entry.input_specs(), params) if spec.dtype.is_floating]
+        local = self._locals[id(tape)] = Local(key, key, [c for c in copies if c[0]],
+                                               f"local tape ({short(function)})")
         self.tapes.add(tape, local.label, local=True)
         self.tapes.remember(tape, memory)
         if key is not None:

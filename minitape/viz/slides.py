@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from minitape.viz.dot import LEGEND, LOOKS, VALUE_LOOKS
+from minitape.viz.dot import LEGEND, LOOKS, UNNAMED, VALUE_LOOKS
 
 DEFAULT_SIZE = (1280, 720)
 #: Graphviz writes labels at 10 pt; at this resolution they are 13 px high.
@@ -154,6 +154,7 @@ def _side(slide: Slide, frame: Any, x: int, top: int, memory_rows: int) -> None:
     for name in LEGEND:
         slide.swatches.append((name, x, y + 1))
         line(_clip(LOOKS[name]["meaning"].replace("↻ ", ""), room - 36), "legend", "#333333", 34)
+    line(_clip(UNNAMED, room), "legend", "#333333")
     y += 8
     line("printed so far", "heading", "#111111")
     box = (x, y, width - 12, height - 12)
