@@ -83,10 +83,6 @@ class Tapes:
         self.peak = max(self.peak, self.total())
         return added
 
-    def knows(self, tape: Any) -> bool:
-        """Whether ``tape`` has a row now (a tape the scene has met, not yet closed)."""
-        return id(tape) in self.rows
-
     def total(self) -> int:
         return sum(row.current for row in self.rows.values())
 
