@@ -4,8 +4,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; `verbose=0` added to fit (progress-bar timings) and
 #   `model.fit(...)` -> `_ = model.fit(...)` (its History repr prints an address); `seeded_weights(model)` (defined at the
 #   top: seeded NumPy weights) after the model is built, as TF's and minitape's random initial weights differ
-# xfail: `fit` on a rank-1 `x` (`xs` of shape (6,)) for a model whose `Input` has shape (1,) raises ValueError ("expected axis
-#   -1 of input shape to have value 1"); Keras 3 trains on it
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' unseeded random ones

@@ -8,8 +8,6 @@
 #   to fit/evaluate/predict (progress-bar timings); both `model.fit(train_images, train_labels, epochs=3)` -> `history =
 #   model.fit(..., verbose=0)` and an added line shows `history.history.keys()` (the losses depend on unseeded initial
 #   weights and dropout)
-# xfail: `Model.compiled_loss` and `Model.compiled_metrics` (which Keras 3 keeps under the TensorFlow backend) do not exist;
-#   the first custom `train_step` model runs
 import numpy as np
 import minitape as tf
 from minitape import keras

@@ -4,8 +4,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
 #   import ...`; `from tensorflow import keras`, `from tensorflow.keras import layers` (the chapter's first cell) and
 #   `import tensorflow as tf` added
-# xfail: `model.summary()` draws its table wider than Keras 3 does (TF's columns are 33/24/15 characters wide here, minitape's
-#   38/29/17); the rows' contents match
 from minitape import keras
 from minitape.keras import layers
 import minitape as tf

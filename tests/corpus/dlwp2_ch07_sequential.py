@@ -4,8 +4,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
 #   import ...`; `import tensorflow as tf` added; `model.weights` (random initial values) -> `[w.shape for w in
 #   model.weights]`
-# xfail: `model.summary()` draws its table wider than Keras 3 does (TF's columns are 33/24/15 characters wide here, minitape's
-#   38/29/17); the rows' contents match
 import minitape as tf
 # %%
 from minitape import keras

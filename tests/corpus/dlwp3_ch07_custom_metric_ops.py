@@ -7,8 +7,6 @@
 #   (700 train, 100 test) and uint8 labels, the reshapes' 60000/10000 -> 700/100 and the validation split's 10000 -> 200;
 #   `verbose=0` added to fit/evaluate/predict (progress-bar timings); an added last line shows `test_metrics`' length (its
 #   values depend on random initial weights and dropout)
-# xfail: `keras.metrics.Metric.__init__` calls `reset_state()`, so a subclass that overrides `reset_state` fails before its
-#   `__init__` has created its weights (AttributeError: no attribute `mse_sum`)
 import numpy as np
 import minitape as tf
 from minitape import keras

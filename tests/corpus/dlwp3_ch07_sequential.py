@@ -4,7 +4,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `import keras`/`from keras import ...` -> `from minitape import
 #   keras`/`from minitape.keras import ...`; `model.weights` (random initial values) -> `[w.shape for w in
 #   model.weights]`; `import minitape as tf` added
-# xfail: `model.summary(line_length=80)`: the `line_length` argument is not accepted (TypeError)
 import minitape as tf
 # %%
 from minitape import keras

@@ -1,7 +1,6 @@
 # Source: https://github.com/ageron/handson-ml3/blob/main/11_training_deep_neural_networks.ipynb (ageron/handson-ml3,
 #   11_training_deep_neural_networks.ipynb), "Batch Normalization" and "Gradient Clipping"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`; the cells that train on Fashion MNIST (a download) left out
-# xfail: `model.summary()` draws its table wider than Keras 3 does (the rows' contents match)
 import minitape as tf
 # %%
 # extra code - clear the name counters and set the random seed

@@ -5,7 +5,6 @@
 #   `np.random.random(` -> `rng.random(` with an added `rng = np.random.default_rng(0)`; `seeded_weights(model)` (defined
 #   below: seeded NumPy weights) after the model is built, as TF's and minitape's random initial weights differ;
 #   `verbose=0` added to `model.evaluate(x, y)` (its progress bar prints timings)
-# xfail: `Model.compute_loss(y=..., y_pred=...)` does not exist
 import minitape as tf
 from minitape import keras
 from minitape.keras import layers

@@ -6,8 +6,6 @@
 #   below: seeded NumPy weights) after the model is built, as TF's and minitape's random initial weights differ;
 #   `model.fit(...)` -> `history = model.fit(..., verbose=0, shuffle=False)` with an added line showing the History
 #   rounded to 4 decimals, as the progress bar (which prints timings) shows it
-# xfail: the custom `train_step` of a functional-subclass model (`CustomModel(inputs, outputs)`) does not train: the loss
-#   stays 0.1684 every epoch where TF's falls to 0.0905
 import minitape as tf
 from minitape import keras
 from minitape.keras import layers

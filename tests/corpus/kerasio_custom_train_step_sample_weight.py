@@ -6,7 +6,6 @@
 #   below: seeded NumPy weights) after the model is built, as TF's and minitape's random initial weights differ;
 #   `model.fit(...)` -> `history = model.fit(..., verbose=0, shuffle=False)` with an added line showing the History
 #   rounded to 4 decimals, as the progress bar (which prints timings) shows it
-# xfail: `fit(..., sample_weight=...)` is not accepted (TypeError); then `Model.compute_loss(..., sample_weight=...)`
 import minitape as tf
 from minitape import keras
 from minitape.keras import layers

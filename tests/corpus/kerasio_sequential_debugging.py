@@ -2,8 +2,6 @@
 #   copy Md557/keras-io at 98dedbd; the Keras 3 text was not at hand), "A common debugging workflow: add() + summary()"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
 #   import ...`; cells split where the guide's text blocks split them
-# xfail: `model.summary()` draws its table wider than Keras 3 does (TF's columns are 33/24/15 characters wide here, minitape's
-#   38/29/17); the rows' contents match
 # %%
 import minitape as tf
 from minitape import keras

@@ -2,7 +2,6 @@
 #   copy Md557/keras-io at 98dedbd; the Keras 3 text was not at hand), "Feature extraction with a Sequential model"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
 #   import ...`; cells split where the guide's text blocks split them; an added last line shows each feature map's shape
-# xfail: `Sequential.inputs` does not exist (nor a layer's `.output` in a Sequential model, to build a feature extractor from)
 # %%
 import minitape as tf
 from minitape import keras
