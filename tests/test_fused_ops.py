@@ -39,7 +39,7 @@ def test_layer_normalization_layer_equals_the_ops_it_fuses():
     x = tf.constant(np.random.default_rng(0).standard_normal((3, 4, 5)).astype(np.float32))
     for axis in (-1, [-2, -1]):
         layer = tf.keras.layers.LayerNormalization(axis=axis, gamma_initializer="random_normal",
-                                                   beta_initializer="random_normal", dtype="float64")
+                                                   beta_initializer="random_normal")
         layer.build(tuple(x.shape))
         weights = tf.constant(np.random.default_rng(1).standard_normal(tuple(x.shape)).astype(np.float32))
         with tf.GradientTape() as tape:                     # a tape of its own: it must see the weights read
