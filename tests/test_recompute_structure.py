@@ -27,16 +27,25 @@ def test_no_registry_of_settings_is_written_on_import():
     assert not hasattr(call, "register_context") and not hasattr(call, "_CONTEXTS")
 
 
-def test_a_setting_held_in_a_context_variable_is_restored_for_the_recomputation():
-    mode = contextvars.ContextVar("mode", default="eval")
-    scaled = tf.recompute_grad(lambda x: x * (2.0 if mode.get() == "train" else 1.0))
+def test_a_setting_is_restored_for_the_recomputation_and_nothing_else_of_the_context():
+    from minitape.checkpointing.call import reset_setting, set_setting, setting
+    foreign = contextvars.ContextVar("cell", default="cell 1")    # as a notebook kernel routes a cell's output
+    seen = []
+
+    def scaled(x):
+        seen.append(foreign.get())
+        return x * (2.0 if setting("mode") == "train" else 1.0)
+
     x = tf.constant(1.0)
-    token = mode.set("train")
+    token = set_setting("mode", "train")
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = scaled(x)
-    mode.reset(token)                      # the backward pass runs in "eval"; the recomputation in "train"
-    assert float(tape.gradient(y, x)) == 2.0 and mode.get() == "eval"
+        y = tf.recompute_grad(scaled)(x)
+    reset_setting(token)                   # the backward pass runs in "eval"; the recomputation in "train"
+    later = foreign.set("cell 2")          # the gradient is asked for in another cell
+    assert float(tape.gradient(y, x)) == 2.0 and setting("mode") is None
+    assert seen == ["cell 1", "cell 2"]    # the recomputation prints where the gradient was asked for
+    foreign.reset(later)
 
 
 def test_keras_layers_recompute_in_the_training_mode_an_outer_call_set():

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from types import MappingProxyType
 import functools
 import inspect
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from minitape.core import nest
@@ -82,26 +83,66 @@ class _Recomputation(threading.local):
 
 _recomputation = _Recomputation()
 
-def context_snapshot() -> contextvars.Context:
-    """Every setting held in a ``contextvars.ContextVar``, as it is now: a checkpoint keeps this with its call.
+#: The settings a recomputation must see as its first run saw them, such as Keras' training mode (which an
+#: outer layer's call sets for the layers inside it), by name.  One ContextVar holds them all, so a
+#: checkpoint saves them by saving its value, and nothing else of the context: a notebook kernel keeps in
+#: ContextVars which cell its printing goes to, and restoring those would send a recomputation's
+#: ``running`` lines to the cell of its forward pass.
+_settings: contextvars.ContextVar[Mapping[str, Any]] = contextvars.ContextVar("minitape_settings",
+                                                                             default=MappingProxyType({}))
 
-    Nothing registers a setting: a library that keeps one in a ``ContextVar`` (Keras'
-    training mode does) has it saved with each checkpointed call and restored while
+
+def setting(name: str, default: Any = None) -> Any:
+    """The setting ``name`` as it is now (as the forward pass had it, while recomputing).
+
+    >>> from minitape.checkpointing.call import reset_setting, set_setting, setting
+    >>> token = set_setting("mode", "training")
+    >>> setting("mode"), reset_setting(token), setting("mode", "inference")
+    ('training', None, 'inference')
+    """
+    return _settings.get().get(name, default)
+
+
+def set_setting(name: str, value: Any) -> contextvars.Token:
+    """Set ``name`` for the code that follows (``reset_setting(token)`` undoes it): checkpoints save it.
+
+    >>> from minitape.checkpointing.call import reset_setting, set_setting, setting
+    >>> token = set_setting("mode", "training")
+    >>> setting("mode")
+    'training'
+    >>> reset_setting(token)
+    """
+    return _settings.set(MappingProxyType({**_settings.get(), name: value}))
+
+
+def reset_setting(token: contextvars.Token) -> None:
+    """Undo the ``set_setting`` that gave ``token``.
+
+    >>> from minitape.checkpointing.call import reset_setting, set_setting, setting
+    >>> reset_setting(set_setting("mode", "training")); print(setting("mode"))
+    None
+    """
+    _settings.reset(token)
+
+
+def context_snapshot() -> Mapping[str, Any]:
+    """The settings as they are now: a checkpoint keeps this with its call.
+
+    Nothing registers a setting: code that keeps one with ``set_setting`` (Keras' training mode
+    does) has it saved with each checkpointed call and restored while
     [`recomputing`][minitape.checkpointing.call.recomputing].
 
-    >>> import contextvars
-    >>> from minitape.checkpointing.call import context_snapshot, recomputing
-    >>> mode = contextvars.ContextVar("mode", default="inference")
-    >>> token = mode.set("training")
+    >>> from minitape.checkpointing.call import context_snapshot, recomputing, reset_setting, set_setting, setting
+    >>> token = set_setting("mode", "training")
     >>> saved = context_snapshot()                 # a checkpoint's forward pass takes this...
-    >>> mode.reset(token)
+    >>> reset_setting(token)
     >>> with recomputing(saved):                   # ...and its recomputation runs in it
-    ...     mode.get()
+    ...     setting("mode")
     'training'
-    >>> mode.get()
-    'inference'
+    >>> print(setting("mode"))
+    None
     """
-    return contextvars.copy_context()
+    return _settings.get()
 
 
 def is_recomputing() -> bool:
@@ -129,8 +170,8 @@ def is_recomputing() -> bool:
 
 
 @contextlib.contextmanager
-def recomputing(context: contextvars.Context | None = None) -> Iterator[None]:
-    """Inside the block, ``is_recomputing`` is true and every ``ContextVar`` holds its value in ``context``
+def recomputing(context: Mapping[str, Any] | None = None) -> Iterator[None]:
+    """Inside the block, ``is_recomputing`` is true and the settings are those of ``context``
     (a ``context_snapshot`` taken on the forward pass): checkpoints run their functions again in it.
 
     >>> from minitape.checkpointing.call import is_recomputing, recomputing
@@ -138,14 +179,14 @@ def recomputing(context: contextvars.Context | None = None) -> Iterator[None]:
     ...     is_recomputing()
     True
     """
-    restored = [(var, var.set(value)) for var, value in (context or {}).items()]
+    token = _settings.set(context) if context is not None else None
     _recomputation.depth += 1
     try:
         yield
     finally:
         _recomputation.depth -= 1
-        for var, token in reversed(restored):
-            var.reset(token)
+        if token is not None:
+            _settings.reset(token)
 
 
 def output_tensors(result: Any, f: Callable) -> list[Tensor]:

@@ -6,9 +6,10 @@ computed, the first run notes what it depends on besides its arguments, and the
 second run brings it back:
 
 * the seed its random ops drew from (``minitape.random``): dropout drops the same units;
-* its settings, every ``contextvars.ContextVar`` as it was: Keras' training mode, which
-  an outer layer's call sets for the layers inside it, is one.  No list of settings is
-  kept: whatever a library holds in a ``ContextVar`` comes back.
+* its settings (``minitape.checkpointing.call.setting``) as they were: Keras' training mode,
+  which an outer layer's call sets for the layers inside it, is one.  No list of settings is
+  kept: whatever is set with ``set_setting`` comes back, and nothing else of the context (a
+  notebook kernel's own ContextVars say which cell printing goes to).
 
 Beside these, each run lends Python's stack room for one more level of nested
 checkpoints (``room_for_one_more_level``).
@@ -25,10 +26,9 @@ checkpoints (``room_for_one_more_level``).
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,7 @@ from minitape.checkpointing.call import context_snapshot, recomputing, trainable
 class FirstRun:
     """What the first run of a checkpointed function depended on, besides its arguments."""
 
-    context: contextvars.Context                                # every ContextVar, as the run began
+    context: Mapping[str, Any]                                  # the settings, as the run began
     variables: list[Variable] = field(default_factory=list)     # the trainable variables it read
     seed: int | None = None                                     # its random ops' seeds came from this one
 

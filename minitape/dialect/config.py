@@ -2,7 +2,7 @@
 
 minitape has no graphs, so ``tf.function`` always runs eagerly: what TensorFlow does after
 ``tf.config.run_functions_eagerly(True)``.  The devices are in
-[`minitape.dialect.devices`][minitape.dialect.devices]; ``tf.config.experimental``,
+``minitape.dialect.devices``; ``tf.config.experimental``,
 ``tf.config.threading`` and ``tf.config.optimizer`` are the namespaces TensorFlow has.
 
 >>> import minitape as tf

@@ -22,14 +22,15 @@ from typing import Any
 from minitape.core import nest
 from minitape.core.tensor import Tensor, constant, convert_to_tensor
 from minitape import ops
-from minitape.keras import functional, layer_config, saving, weights_file
+from minitape.keras import functional, layer_config, saving as saving_lib
 from minitape.keras.keras_tensor import KerasTensor
 from minitape.keras.layers import InputLayer, Layer
 from minitape.keras.summary import print_summary
+from minitape.keras.saving import Saveable
 from minitape.keras.trainer import Trainer
 
 
-class Model(Trainer, Layer):
+class Model(Trainer, Saveable, Layer):
     """A layer made of layers: assign sub-layers as attributes and write ``call``; train it with
     ``compile`` and ``fit`` (see ``trainer``), or with your own loop.
 
@@ -106,43 +107,6 @@ class Model(Trainer, Layer):
                 return layer
         raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}.")
 
-    def save_weights(self, filepath: str, overwrite: bool = True) -> None:
-        """Write the weights (and the compiled optimiser's state) to a Keras 3 ``.weights.h5`` file (see
-        ``keras.weights_file``).
-
-        >>> import minitape as tf, tempfile, os
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> _ = model(tf.ones((1, 2))); model.save_weights(os.path.join(tempfile.mkdtemp(), "m.weights.h5"))
-        """
-        weights_file.save_weights(self, filepath, overwrite=overwrite)
-
-    def load_weights(self, filepath: str) -> None:
-        """Read the weights back from a ``.weights.h5`` file (one Keras 3 wrote too); the model must be built.
-
-        >>> import minitape as tf, tempfile, os
-        >>> path = os.path.join(tempfile.mkdtemp(), "m.weights.h5")
-        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
-        >>> _ = model(tf.ones((1, 2))); model.save_weights(path)
-        >>> other = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-        >>> _ = other(tf.ones((1, 2))); other.load_weights(path)
-        >>> other.get_weights()[0].ravel()
-        array([1., 1.], dtype=float32)
-        """
-        weights_file.load_weights(self, filepath)
-
-    def save(self, filepath: str, overwrite: bool = True, zipped: bool | None = None, **kwargs: Any) -> None:
-        """Write the model (config, weights, compiled optimiser's state) to a Keras 3 ``.keras`` file; see
-        ``keras.saving``.
-
-        >>> import minitape as tf, tempfile, os
-        >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.save(path)
-        >>> tf.keras.models.load_model(path).get_weights()[0].shape
-        (2, 1)
-        """
-        saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
-
     def summary(self, line_length: int | None = None, print_fn: Callable[[str], Any] | None = None) -> None:
         """Print Keras 3's table: each layer, its output shape, its parameter count; then the totals.  It is
         ``line_length`` wide, else as wide as Keras makes it for the terminal (see ``summary``).
@@ -161,7 +125,7 @@ class Model(Trainer, Layer):
         print_summary(self, print_fn, line_length)
 
 
-load_model, save_model = saving.load_model, saving.save_model      # keras.models.load_model, as Keras
+load_model, save_model = saving_lib.load_model, saving_lib.save_model      # keras.models.load_model, as Keras
 
 
 class Sequential(Model):

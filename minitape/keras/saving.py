@@ -103,3 +103,50 @@ def load_model(filepath: str | os.PathLike, custom_objects: dict | None = None, 
 __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
            "get_registered_name", "get_registered_object", "load_model", "load_weights", "register_keras_serializable",
            "save_model", "save_weights", "serialize_keras_object"]
+
+
+class Saveable:
+    """What a model can write and read: its weights (``.weights.h5``) and itself (``.keras``), as Keras 3's
+    ``Model`` methods.  ``keras.Model`` inherits them.
+
+    >>> import minitape as tf
+    >>> issubclass(tf.keras.Model, tf.keras.saving.Saveable)
+    True
+    """
+
+    def save_weights(self, filepath: str, overwrite: bool = True) -> None:
+        """Write the weights (and the compiled optimiser's state) to a Keras 3 ``.weights.h5`` file (see
+        ``keras.weights_file``).
+
+        >>> import minitape as tf, tempfile, os
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> _ = model(tf.ones((1, 2))); model.save_weights(os.path.join(tempfile.mkdtemp(), "m.weights.h5"))
+        """
+        save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath: str) -> None:
+        """Read the weights back from a ``.weights.h5`` file (one Keras 3 wrote too); the model must be built.
+
+        >>> import minitape as tf, tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "m.weights.h5")
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        >>> _ = model(tf.ones((1, 2))); model.save_weights(path)
+        >>> other = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        >>> _ = other(tf.ones((1, 2))); other.load_weights(path)
+        >>> other.get_weights()[0].ravel()
+        array([1., 1.], dtype=float32)
+        """
+        load_weights(self, filepath)
+
+    def save(self, filepath: str, overwrite: bool = True, zipped: bool | None = None, **kwargs: Any) -> None:
+        """Write the model (config, weights, compiled optimiser's state) to a Keras 3 ``.keras`` file; see
+        ``keras.saving``.
+
+        >>> import minitape as tf, tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        >>> model.save(path)
+        >>> tf.keras.models.load_model(path).get_weights()[0].shape
+        (2, 1)
+        """
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)

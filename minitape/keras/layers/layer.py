@@ -18,7 +18,6 @@ False
 from __future__ import annotations
 
 import collections
-import contextvars
 import functools
 import threading
 from collections.abc import Callable, Iterator
@@ -28,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from minitape import ops
-from minitape.checkpointing.call import accepts_keyword
+from minitape.checkpointing.call import accepts_keyword, reset_setting, set_setting, setting
 from minitape.core import dtypes, nest, random
 from minitape.core.tensor import Tensor, Variable
 from minitape.keras import constraints, initializers, regularizers
@@ -47,10 +46,10 @@ class _CallContext(threading.local):
 
 
 _context = _CallContext()
-# The training mode of the layer call in progress, for layers inside it.  A ContextVar: a block
+# The training mode of the layer call in progress, for layers inside it, is the setting TRAINING: a block
 # recomputed for the backward pass runs in the training mode its forward pass had, as every checkpoint
-# restores the ContextVars of its forward pass (minitape.checkpointing.call.context_snapshot).
-_training: contextvars.ContextVar[bool | None] = contextvars.ContextVar("keras_training", default=None)
+# restores the settings of its forward pass (minitape.checkpointing.call.context_snapshot).
+TRAINING = "keras.training"
 
 
 @functools.cache
@@ -191,10 +190,10 @@ class Layer(WeightHolder, SymbolicIO, Configurable):
         if not _context.calling:
             self._clear_losses()          # the outermost call starts afresh, as Keras does
         # As Keras: `training` given to an outer layer reaches the layers it calls without one.
-        training = kwargs.pop("training") if "training" in kwargs else _training.get()
+        training = kwargs.pop("training") if "training" in kwargs else setting(TRAINING)
         if training is not None and takes_training(type(self)):
             kwargs["training"] = training
-        outer = _training.set(training)
+        outer = set_setting(TRAINING, training)
         try:
             with self._calling():
                 if not self.built:
@@ -204,7 +203,7 @@ class Layer(WeightHolder, SymbolicIO, Configurable):
                     self._build_input_shape = shapes if nest.is_nested(inputs) else shapes[0]   # Keras' build_config
                 outputs = self.call(inputs, *args, **kwargs)
         finally:
-            _training.reset(outer)
+            reset_setting(outer)
         self._regularize_activity(outputs)
         if self.supports_masking:
             self._set_masks(inputs, outputs, previous_mask)
