@@ -181,7 +181,7 @@ class OpEntry(Entry):
     ('sin', True, Discarded(shape=(), dtype=float32))
     """
 
-    __slots__ = ("op", "inputs", "output", "ans", "saved", "params")
+    __slots__ = ("op", "inputs", "outputs", "ans", "saved", "params")
 
     def __init__(self, op: Op, inputs: Sequence[Tensor], output: Tensor, params: dict) -> None:
         ids, saved = [], []
@@ -190,7 +190,7 @@ class OpEntry(Entry):
             saved.append(t if k in op.kept_inputs else Discarded.of(t))
         self.op = op
         self.inputs = tuple(ids)
-        self.output = output._id        # an op has one output: its id alone, not a tuple of one (48 bytes)
+        self.outputs = (output._id,)
         self.saved = tuple(saved)
         self.ans = output if op.keeps_output else Discarded.of(output)
         self.params = params
@@ -198,10 +198,6 @@ class OpEntry(Entry):
     @property
     def label(self) -> str:
         return self.op.name
-
-    @property
-    def outputs(self) -> tuple[int]:
-        return (self.output,)
 
     def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
         """Each input's gradient: its VJP applied to the output's gradient ``g`` (an op has one output).
