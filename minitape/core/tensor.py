@@ -67,10 +67,6 @@ class _TensorLike:
     def __int__(self) -> int: return int(self._value)
     def __index__(self) -> int: return self._value.__index__()
 
-    def __format__(self, spec: str) -> str:
-        # As TF: the value is formatted, as NumPy formats it (f"{t}" is "1.0"; a spec applies to a scalar only).
-        return format(self.numpy(), spec)
-
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         # A read-only view: NumPy may read our buffer but never write to it.  Its base is a
         # read-only memoryview (as TF's), so the view cannot be made writeable again.

@@ -294,7 +294,9 @@ def under_tfs_name(function: Callable, argument: str) -> Callable:
     """
     shells = {"x": function, "features": lambda features, name=None: function(features, name),
               "input": lambda input, name=None: function(input, name)}
-    return shells[argument]
+    shell = shells[argument]
+    shell.__module__, shell.__qualname__ = function.__module__, function.__qualname__   # where the docs find it
+    return shell
 
 
 # ---- argument helpers

@@ -57,7 +57,7 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = 
     counted = isinstance(given, int | np.integer) and not isinstance(given, bool)
     if not counted and np.ndim(plain(given)) == 0:      # TF counts only a Python int: a tensor must be sizes
         raise with_hint(ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits argument to split. "
-                                   f"Argument provided: {given}"), "split: give a count as a Python int, or a list "
+                                   f"Argument provided: {given!s}"), "split: give a count as a Python int, or a list "
                                                                    "of sizes.")
     kernel = "Split" if counted else "SplitV"
     position = ints(axis, "split", "axis", InvalidArgumentError)[0]
