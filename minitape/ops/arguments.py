@@ -288,13 +288,11 @@ def under_tfs_name(function: Callable, argument: str) -> Callable:
     """``function(x, name=None)`` taking its one input by TF's keyword: ``features`` (activations) or ``input``.
 
     One call more, paid only by the ops TF names otherwise; ``x`` keeps ``function`` itself.
-
     >>> import inspect; str(inspect.signature(under_tfs_name(lambda x, name=None: x, "features")))
     '(features, name=None)'
     """
-    shells = {"x": function, "features": lambda features, name=None: function(features, name),
-              "input": lambda input, name=None: function(input, name)}
-    shell = shells[argument]
+    shell = {"x": function, "features": lambda features, name=None: function(features, name),
+             "input": lambda input, name=None: function(input, name)}[argument]
     shell.__module__, shell.__qualname__ = function.__module__, function.__qualname__   # where the docs find it
     return shell
 
