@@ -9,12 +9,9 @@ Run:  .venv/bin/python benchmarks/rnn.py --torch /tmp/torchvenv/bin/python [--ro
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-import sys
 
-from sequence import in_fresh_process, median_step
+from sequence import median_step, paired_rounds
 
 BATCH, STEPS, FEATURES, UNITS = 16, 100, 8, 32
 
@@ -51,22 +48,10 @@ def torch_figures(repeats: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--torch", metavar="PYTHON", help="an interpreter that has torch (a scratch virtualenv)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--repeats", type=int, default=10)
-    parser.add_argument("--minitape-only", type=int, metavar="REPEATS")
-    parser.add_argument("--torch-only", type=int, metavar="REPEATS")
-    args = parser.parse_args()
-    if args.minitape_only:
-        return print(json.dumps(minitape_figures(args.minitape_only)))
-    if args.torch_only:
-        return print(json.dumps(torch_figures(args.torch_only)))
-    ours, theirs = [], []
-    for k in range(args.rounds):
-        sides = [(sys.executable, "minitape", ours)] + ([(args.torch, "torch", theirs)] if args.torch else [])
-        for python, side, results in sides if k % 2 == 0 else reversed(sides):
-            results.append(in_fresh_process(python, side, args.repeats, __file__))
+    run = paired_rounds(__doc__, __file__, minitape_figures, torch_figures, rounds=5, repeats=10)
+    if run is None:
+        return
+    args, ours, theirs = run
     mine = statistics.median(r["none ms"] for r in ours)
     print(f"LSTM({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, 1 thread")
     print(f"    minitape {mine:.2f} ms", end="")

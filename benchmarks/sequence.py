@@ -179,24 +179,34 @@ def in_fresh_process(python: str, side: str, repeats: int, script: str = __file_
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def paired_rounds(doc: str, script: str, minitape_figures, torch_figures, rounds: int, repeats: int):
+    """The command line a peer comparison shares: as a worker (``--minitape-only``/``--torch-only``) print one
+    side's figures and return None; else run the rounds, each side in a fresh process and each starting every
+    other round, and return ``(args, ours, theirs)``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--torch", metavar="PYTHON", help="an interpreter that has torch (a scratch virtualenv)")
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--repeats", type=int, default=repeats)
     parser.add_argument("--minitape-only", type=int, metavar="REPEATS")
     parser.add_argument("--torch-only", type=int, metavar="REPEATS")
     args = parser.parse_args()
-    if args.minitape_only:
-        return print(json.dumps(minitape_figures(args.minitape_only)))
-    if args.torch_only:
-        return print(json.dumps(torch_figures(args.torch_only)))
+    if args.minitape_only or args.torch_only:
+        figures = minitape_figures(args.minitape_only) if args.minitape_only else torch_figures(args.torch_only)
+        return print(json.dumps(figures))
     ours, theirs = [], []
     for k in range(args.rounds):
         sides = [(sys.executable, "minitape", ours)] + ([(args.torch, "torch", theirs)] if args.torch else [])
         for python, side, results in sides if k % 2 == 0 else reversed(sides):   # each side starts every other round
-            results.append(in_fresh_process(python, side, args.repeats))
+            results.append(in_fresh_process(python, side, args.repeats, script))
         print(f"round {k + 1}/{args.rounds} done", file=sys.stderr)
+    return args, ours, theirs
+
+
+def main() -> None:
+    run = paired_rounds(__doc__, __file__, minitape_figures, torch_figures, rounds=7, repeats=15)
+    if run is None:
+        return
+    args, ours, theirs = run
     med = {key: statistics.median(r[key] for r in ours) for key in ours[0]}
     print(f"(a) training step, medians of {args.rounds} rounds, 1 thread each")
     print(f"    minitape {med['none ms']:.2f} ms", end="")
