@@ -236,3 +236,12 @@ def test_segment_sums_drop_negative_ids_on_a_foreign_backend(strict):
     with backends.use("array_api_strict"):
         out = tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0, 4.0]), [1, -1, 1], num_segments=2)
     assert backends.backend_of(out._value) is strict and out.numpy().tolist() == [0.0, 5.0]
+
+
+def test_another_backends_array_converts_with_its_dtype():
+    """A raw array of a known backend (CuPy's on the GPU) converts through the host, keeping its dtype."""
+    strict = tf.backends.get("array_api_strict").xp
+    assert tf.constant(strict.asarray([1, 2])).dtype == tf.int64
+    v = tf.Variable([1.0, 2.0])
+    v.assign_add(strict.asarray([0.5, 0.5], dtype=strict.float32))
+    np.testing.assert_array_equal(v.numpy(), [1.5, 2.5])

@@ -91,8 +91,12 @@ def add_at(updates: Any, indices: np.ndarray, count: int) -> Any:
     xp = backends.namespace(updates)
     outer, _, inner = updates.shape
     if hasattr(getattr(xp, "add", None), "at"):          # NumPy and CuPy sum repeated indices in place
-        out = full_beside(updates, (outer, count, inner), 0)
-        xp.add.at(out, (slice(None), asarray_beside(updates, indices)), updates)
+        narrow = xp is not np and updates.dtype.kind in "biu" and updates.dtype.itemsize < 4    # CuPy's add.at
+        numbers = updates.astype(xp.int64) if narrow else updates          # takes 32 and 64 bits only
+        out = full_beside(numbers, (outer, count, inner), 0)
+        xp.add.at(out, (slice(None), asarray_beside(updates, indices)), numbers)
+        if narrow:                                                          # wrapped around as the narrow type would
+            return out != 0 if updates.dtype.kind == "b" else out.astype(updates.dtype)
         return out
     truth = updates.dtype == xp.bool                      # the standard has no scatter: a one-hot product,
     numbers = xp.astype(updates, xp.int32) if truth else updates    # booleans counted as ints then as "any"

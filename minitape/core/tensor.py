@@ -69,10 +69,9 @@ class _TensorLike:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         # A read-only view: NumPy may read our buffer but never write to it.  Its base is a
-        # read-only memoryview (as TF's), so the view cannot be made writeable again.
-        array = np.asarray(arrays.to_numpy(self._value), dtype=dtype)
-        if array is self._value or array.base is not None:
-            array = np.asarray(memoryview(array).toreadonly())
+        # read-only memoryview (as TF's), so the view cannot be made writeable again.  A GPU
+        # tensor's host copy is read-only too, so a program behaves the same on either device.
+        array = np.asarray(memoryview(np.asarray(arrays.to_numpy(self._value), dtype=dtype)).toreadonly())
         return array.copy() if copy else array
 
     @property
@@ -347,6 +346,8 @@ def array_on(backend: backends.Backend, value: Any, dtype: Any = None, shape: An
     """``value`` (a number, nested list, NumPy array or tensor) as a new array of ``backend``, by TF's dtype rules."""
     if isinstance(value, _TensorLike):
         value = arrays.to_numpy(value._value)
+    elif backends.by_type.get(type(value)) not in (None, np):     # another backend's array (CuPy's): via the host
+        value = arrays.to_numpy(value)
     target = dtypes.as_dtype(dtype).as_numpy_dtype_ if dtype is not None else default_dtype(value)
     array = to_array(value, target)
     if shape is not None:

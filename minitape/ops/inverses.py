@@ -34,10 +34,20 @@ def _invertible(name: str, what: str, forward: Callable) -> Callable:
         try:
             out = forward(xp, *[xp.astype(a, xp.float32) for a in arrays] if half else arrays, **params)
         except np.linalg.LinAlgError:
-            raise InvalidArgumentError(f"{name}: {what} is not invertible (it is singular: its determinant is 0); "
-                                       f"check the matrix, or use a least-squares method.") from None
+            raise _singular(name, what) from None
+        if type(out) is not np.ndarray and not _finite(xp, out) and all(_finite(xp, a) for a in arrays):
+            raise _singular(name, what)         # CuPy's solver does not raise: a singular matrix gives inf or nan
         return xp.astype(out, xp.float16) if half else out
     return run
+
+
+def _finite(xp, array) -> bool:
+    return bool(xp.all(xp.isfinite(array)))
+
+
+def _singular(name: str, what: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{name}: {what} is not invertible (it is singular: its determinant is 0); "
+                                f"check the matrix, or use a least-squares method.")
 
 
 def _transposed(xp, a, adjoint):
