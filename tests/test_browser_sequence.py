@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import NOTEBOOK_08, PLAYER, assert_play_changes_the_picture, browser, go_to_step, offline_page  # noqa: F401
+from test_browser import (NOTEBOOK_08, PLAYER, assert_play_changes_the_picture, browser, go_to_step,  # noqa: F401
+                          offline_page)
 from test_browser import pytestmark  # noqa: F401  (skipped where Chromium is not installed)
 
 #: The figure compare_memory draws carries its title as text; the notebooks keep the default one.
@@ -67,7 +68,7 @@ def printed_peaks(page) -> dict[str, str]:
     ("09_transformer_checkpointing", ["none", "per block", "√L: 2 segments of 2 blocks"]),
     ("10_checkpointing_through_time", ["plain", "per step", "Revolve"]),
 ])
-def test_sequence_notebooks_play_and_draw_memory_over_time_on_the_site(browser, built_site, name, schedules):  # noqa: F811
+def test_sequence_notebooks_play_and_draw_memory_over_time(browser, built_site, name, schedules):  # noqa: F811
     with page_with_console(browser, notebook_page(built_site, name).as_uri()) as (page, problems, console):
         assert_play_changes_the_picture(page, problems)
         texts, peaks = comparison_text(page), printed_peaks(page)
