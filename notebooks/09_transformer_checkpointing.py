@@ -211,6 +211,44 @@ for mode in ("block", "sqrt"):
 print("the same gradients, to float32's rounding, in all three modes")
 
 # %% [markdown]
+# ## Memory over time: none, per block, √L
+# The numbers above are what the tape holds when the forward pass ends. Here is every step of one
+# gradient of `reduce_sum` of the blocks' output: the bytes all the tapes hold after each event
+# (`tf.viz.compare_memory`; each is a tape's `memory_info()["current"]` at that step), forward then backward.
+#
+# * **none** climbs block by block to `L·P − A` and holds it all until `tape.gradient` is done with it.
+# * **per block** climbs only by one activation per block. In the backward pass it saw-tooths: each block,
+#   last first, is recorded again under a local tape, differentiated, and let go before the next. A tooth
+#   is one block's `P` less its input (the entry's, already held): the peak is `(L − 1)·A + P − A`.
+# * **√L** holds one activation, and its teeth are twice as tall, since each segment recorded again is
+#   √L = 2 blocks: the peak is `(√L − 1)·A + √L·P − A`. Per block peaks lowest here, not √L: with 4 blocks,
+#   the blocks' inputs weigh little beside a block's `P`.
+#
+# The forward passes of the checkpointed modes are short: a checkpointed call's forward is one step, its
+# ops run with the tapes paused. The lines that reach further did more work: the ops recorded again, in
+# the legend.
+
+# %%
+def memory_of(checkpoint):
+    with tf.events.timeline() as events:
+        with tf.GradientTape() as tape:
+            tape.watch(h)
+            loss = tf.reduce_sum(run_blocks(model.blocks, h, checkpoint))
+        tape.gradient(loss, [h] + model.trainable_variables)
+    return events
+
+root = math.isqrt(L)
+names = {"none": "none", "block": "per block", "sqrt": f"√L: {root} segments of {root} blocks"}
+peaks = {"none": L * P - A, "block": (L - 1) * A + P - A, "sqrt": (root - 1) * A + root * P - A}
+over_time = tf.viz.compare_memory({names[mode]: memory_of(mode) for mode in theory})
+for mode, memory in zip(theory, over_time.timelines.values()):
+    end_of_blocks = memory[memory.backward_starts[0] - 2]        # before the loss's reduce_sum
+    assert end_of_blocks.tapes["tape"] == theory[mode]           # the user's tape holds what memory_info said
+    assert memory.peak.total == peaks[mode]
+    print(f"{names[mode]:>26}: peak {memory.peak.total:9,} bytes (theory {peaks[mode]:9,}), {len(memory)} steps")
+over_time
+
+# %% [markdown]
 # ## Watching one block recompute
 # One block, tiny (one sequence of 4 characters, 8 wide, 2 heads), under `recompute_grad`. The
 # forward pass records one entry, keeping the block's input. `tape.gradient` runs the block again

@@ -116,6 +116,56 @@ time.legend()
 plt.tight_layout()
 
 # %% [markdown]
+# ## Memory over time: the saw-tooth
+# The plot above gives one number per schedule: what the tape holds when the forward pass ends. Here is
+# every step of one gradient for `T = 16`: the bytes all the tapes hold after each event, forward then
+# backward (`tf.viz.compare_memory`; every number is a tape's `memory_info()["current"]` at that step).
+#
+# * **plain** climbs one state per step through the forward pass, holds all 16 until `tape.gradient`
+#   reaches the first step, and lets go at the end.
+# * **per step** climbs the same way (each entry keeps the state it was given), and in the backward pass
+#   saw-tooths just above it: each step is recorded again under a local tape (+one state), differentiated,
+#   and let go. A higher peak than plain, and twice the work.
+# * **Revolve** stays flat and low: its stored states, plus one step recorded at a time. Each tooth is a
+#   step recomputed from the nearest stored state, differentiated and dropped; the line is longer because
+#   it recorded more (in the legend: the ops recorded again). Its forward pass is short: the steps it
+#   advances run with the tapes paused, seen by no tape.
+
+# %%
+def memory_of(steps, schedule):
+    with tf.events.timeline() as events:
+        run(steps, schedule)
+    return events
+
+steps = sequence(16)
+over_time = tf.viz.compare_memory({s: memory_of(steps, s) for s in schedules})
+for s, memory in over_time.timelines.items():
+    end_of_steps = memory[memory.backward_starts[0] - 3]       # before the loss's two ops: h * h, reduce_sum
+    assert end_of_steps.tapes["tape"] == run(steps, s)[0]      # the user's tape holds what memory_info said
+    print(f"{s:>8}: peak {memory.peak.total:5,} bytes, {len(memory):3} steps, {memory.recomputed} ops recorded again")
+over_time
+
+# %% [markdown]
+# ## Watching a sequence reversed
+# Four steps under `checkpoint_chain` with 2 stored states: the input `h0` and one more. The forward pass
+# advances with the tapes paused, stores a state, and records only the last step. `tape.gradient` then
+# reverses the steps from the last: for each, it advances from the nearest stored state (paused again),
+# records the step under a local tape, goes back through it, and lets it go. Press ▶.
+
+# %%
+x0, x1, x2, x3 = [tf.constant(rng.normal(size=(BATCH, INPUTS)).astype("float32")) for _ in range(4)]
+four = [lambda h, x=x: cell(x, h) for x in (x0, x1, x2, x3)]
+h0 = tf.zeros((BATCH, UNITS))
+with tf.events.timeline() as events:
+    with tf.GradientTape() as tape:
+        tape.watch(h0)
+        h = tf.checkpoint_chain(four, h0, snapshots=2)
+        loss = tf.reduce_sum(h * h)
+    grads = tape.gradient(loss, [h0, Wx, Wh, b])
+events.names = locals()
+events.player()
+
+# %% [markdown]
 # ## More to try
 # 1. Give the cell a hidden layer (`tanh(tanh(x @ Wx + h @ Wh + b) @ Wo)`). Does per-step
 #    checkpointing pay now? Predict, then measure.

@@ -104,3 +104,17 @@ def test_the_players_page_draws_memory_over_its_frames(capsys, seed_timeline):
     assert html.count('class="mt-cursor"') == 1 and "minitape-over-time" in html
     assert f"held over time, together: peak {short_bytes(player.peak)}" in html
     assert 'cursor.setAttribute("x1", x)' in html                       # the script moves it with the frame
+
+
+def test_peak_labels_stay_legible_where_a_line_crosses_them():
+    """A peak's label sits beside the lines: a white outline under its letters keeps a crossing line from
+    striking it through (seen on notebook 08's three schedules, where a plateau ran through "295 kB")."""
+    import re
+
+    with tf.events.timeline() as events, tf.GradientTape() as tape:
+        x = tf.constant(1.0)
+        tape.watch(x)
+        y = tf.exp(x)
+    svg = tf.viz.compare_memory({"plain": events}).to_svg()
+    label = re.search(r"<text [^>]*font-weight=\"600\"[^>]*>4 B</text>", svg).group(0)     # the peak's, not the axis'
+    assert 'stroke="#fff"' in label and 'paint-order="stroke"' in label, label

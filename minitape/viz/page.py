@@ -274,6 +274,8 @@ _SCRIPT = """
     root.dataset.frame = i;
     shown = i;
     if (follow && frame.k && elements[frame.k]) reveal(elements[frame.k]);
+    // The last frame is the whole program: seen from its start, not from wherever following the steps left it.
+    else if (follow && i === n - 1) { picture.scrollLeft = 0; picture.scrollTop = 0; }
   }
   function reveal(g) {
     var box = g.getBoundingClientRect(), view = picture.getBoundingClientRect();

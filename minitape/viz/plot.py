@@ -138,7 +138,7 @@ def step_plot(lines: list[Line], marks: list[Mark] = (), rules: list[Rule] = (),
         anchor = "end" if x > frame.left + frame.width * 0.7 else "start"
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{mark.colour}" stroke="#fff"/>')
         parts.append(_text(x + (-8 if anchor == "end" else 8), max(y - 6, frame.top + 12), mark.text,
-                           colour=mark.colour, size=12, anchor=anchor, weight="600"))
+                           colour=mark.colour, size=12, anchor=anchor, weight="600", halo=True))
     y = legend_top
     for line, rows in zip(lines, legend):
         dash = ' stroke-dasharray="6,3"' if line.dashed else ""
@@ -194,8 +194,11 @@ def _line(frame: Frame, line: Line) -> list[str]:
 
 
 def _text(x: float, y: float, text: str, size: int = 13, colour: str = "#222", anchor: str = "start",
-          weight: str = "normal", transform: str = "") -> str:
+          weight: str = "normal", transform: str = "", halo: bool = False) -> str:
     extra = f' transform="{transform}"' if transform else ""
+    # A label drawn over the lines (a peak's) gets a white outline under its letters, so a line crossing it
+    # does not strike it through.
+    extra += ' stroke="#fff" stroke-width="3" paint-order="stroke"' if halo else ""
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{colour}" text-anchor="{anchor}" '
             f'font-weight="{weight}"{extra}>{escape_html(text, quote=False)}</text>')
 
