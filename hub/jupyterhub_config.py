@@ -31,7 +31,9 @@ from pathlib import Path
 
 c = get_config()  # noqa: F821  (JupyterHub's config loader provides it)
 
-COURSE = Path(__file__).resolve().parent.parent / "notebooks"
+REPO = Path(__file__).resolve().parent.parent
+COURSE = REPO / "notebooks"
+PROXY = REPO / ".venv" / "chp" / "node_modules" / ".bin" / "configurable-http-proxy"   # `make hub-proxy`
 COURSE_DIR = "minitape-course"
 MODE = os.environ.get("MINITAPE_HUB", "system")
 
@@ -61,6 +63,8 @@ def try_user_course(spawner) -> None:
     copy_course(Path(spawner.home_dir))
 
 
+if PROXY.exists() and not shutil.which("configurable-http-proxy"):
+    c.ConfigurableHTTPProxy.command = [str(PROXY)]
 c.JupyterHub.bind_url = os.environ.get("MINITAPE_HUB_URL", "http://:8000")
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]   # this environment's Jupyter
 c.Spawner.notebook_dir = f"~/{COURSE_DIR}"
