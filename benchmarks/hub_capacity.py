@@ -12,7 +12,7 @@ other over the kernel's websocket, waiting for each cell's reply.
 
 Measured per student: seconds from the start request to the server being ready, to the first
 output the tour shows, and to the last cell's reply; and, once every student has run the tour, the
-memory of their processes (the server and its kernel, found by ``JUPYTERHUB_USER`` in their
+memory and CPU time of their processes (the server and its kernel, found by ``JUPYTERHUB_USER`` in their
 environment): RSS, and PSS (shared pages split between the processes that share them; PSS sums to
 what the machine really holds).  The hub and proxy are measured apart.
 
@@ -155,6 +155,15 @@ def memory_kib(pid: int) -> tuple[int, int]:
     return int(fields["Rss"].split()[0]), int(fields["Pss"].split()[0])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far, from /proc/PID/stat; 0 if it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
+
+
 def message(msg_type: str, content: dict, session: str) -> dict:
     header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": session, "username": "",
               "version": "5.3", "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -227,34 +236,39 @@ async def student(hub: Hub, name: str) -> dict:
 
 
 def class_memory(hub: Hub) -> dict:
-    """RSS and PSS (MiB) of each student's processes, and of the hub with its proxy."""
-    per_user: dict[str, list[int]] = {}
-    hub_kib = [0, 0]
+    """RSS and PSS (MiB) and CPU seconds of each student's processes, and of the hub with its proxy."""
+    per_user: dict[str, list[float]] = {}
+    hub_only = [0, 0, 0.0, 0]
     for pid, env in tagged_processes(str(hub.dir)).items():
+        totals = per_user.setdefault(env["JUPYTERHUB_USER"], [0, 0, 0.0, 0]) if "JUPYTERHUB_USER" in env else hub_only
         rss, pss = memory_kib(pid)
-        totals = per_user.setdefault(env["JUPYTERHUB_USER"], [0, 0, 0]) if "JUPYTERHUB_USER" in env else hub_kib
-        totals[0] += rss
-        totals[1] += pss
-        if len(totals) == 3:
-            totals[2] += 1
-    return {"students": {user: {"rss_mib": r / 1024, "pss_mib": p / 1024, "processes": n}
-                         for user, (r, p, n) in per_user.items()},
-            "hub_and_proxy": {"rss_mib": hub_kib[0] / 1024, "pss_mib": hub_kib[1] / 1024}}
+        totals[0] += rss / 1024
+        totals[1] += pss / 1024
+        totals[2] += cpu_seconds(pid)
+        totals[3] += 1
+    return {"students": {user: {"rss_mib": r, "pss_mib": p, "cpu_s": t, "processes": n}
+                         for user, (r, p, t, n) in per_user.items()},
+            "hub_and_proxy": {"rss_mib": hub_only[0], "pss_mib": hub_only[1], "cpu_s": hub_only[2]}}
 
 
 async def one_class(proxy: str, n: int) -> dict:
     """A fresh hub, N students arriving together, their memory once all have run the tour."""
+    load = os.getloadavg()[0]        # the machine's own load when the class arrives: context for the times
+    began, hub_start = time.monotonic(), float("nan")
     hub = Hub(proxy)
     try:
         await hub.wait_ready()
-        began = time.monotonic()
+        hub_start = time.monotonic() - began
         students = await asyncio.gather(*(student(hub, f"student{i:02d}") for i in range(n)))
-        wall = time.monotonic() - began
-        return {"n": n, "wall_s": wall, "students": students, "memory": class_memory(hub)}
+        return {"n": n, "load_before": load, "hub_start_s": hub_start, "students": students,
+                "memory": class_memory(hub)}
     except Exception as error:
         raise RuntimeError(f"{error}\n--- hub log ---\n{hub.log_tail()}") from error
     finally:
+        stopping = time.monotonic()
         hub.stop()
+        print(f"N={n}: hub started in {hub_start:.1f} s, stopped in {time.monotonic() - stopping:.1f} s",
+              file=sys.stderr)
 
 
 def summary(result: dict) -> dict:
@@ -269,7 +283,9 @@ def summary(result: dict) -> dict:
             "RSS per student, MiB": f"{statistics.median(m['rss_mib'] for m in mem):.0f}",
             "PSS per student, MiB": f"{statistics.median(m['pss_mib'] for m in mem):.0f}",
             "all students' PSS, MiB": f"{sum(m['pss_mib'] for m in mem):.0f}",
-            "hub + proxy RSS, MiB": f"{result['memory']['hub_and_proxy']['rss_mib']:.0f}"}
+            "CPU per student, s": f"{statistics.median(m['cpu_s'] for m in mem):.1f}",
+            "hub + proxy RSS, MiB": f"{result['memory']['hub_and_proxy']['rss_mib']:.0f}",
+            "load before": f"{result['load_before']:.1f}"}
 
 
 def main() -> None:
