@@ -64,7 +64,7 @@ CONFIG = """\
 load_subconfig({hub_config!r})
 c.JupyterHub.services = [{{"name": "capacity", "api_token": {token!r}}}]
 c.JupyterHub.load_roles = [{{"name": "capacity", "services": ["capacity"],
-    "scopes": ["admin:users", "admin:servers", "tokens", "access:servers"]}}]
+    "scopes": ["admin:users", "admin:servers", "tokens"]}}]   # the students use tokens of their own
 c.ConfigurableHTTPProxy.command = [{proxy!r}]
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api}"
 c.JupyterHub.hub_port = {hub_port}

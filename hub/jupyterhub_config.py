@@ -7,7 +7,8 @@ http://THIS-MACHINE:8000.  JupyterHub is the engine; this file only chooses its 
 ``MINITAPE_HUB=system`` (the default): the students are the machine's user accounts.
     JupyterHub's default authenticator (PAM) checks their password, and its default spawner
     (LocalProcessSpawner) runs each student's server as that user, in their home directory, so
-    students cannot read each other's work.  The hub runs as root to switch users.
+    students cannot read each other's work.  The hub runs as root to switch users; the clone and
+    its ``.venv`` must be readable by the students (not a Python under ``/root``).
     ``MINITAPE_HUB_ADMINS=alice,bob`` names the teachers (they see the admin page).
 ``MINITAPE_HUB=try``: to try it out, with no accounts.  Any name logs in with the one shared
     password in ``MINITAPE_HUB_PASSWORD``, 8 characters at least, ``minitape-class`` unless set
