@@ -13,8 +13,12 @@ http://THIS-MACHINE:8000.  JupyterHub is the engine; this file only chooses its 
 ``MINITAPE_HUB=try``: to try it out, with no accounts.  Any name logs in with the one shared
     password in ``MINITAPE_HUB_PASSWORD``, 8 characters at least, ``minitape-class`` unless set
     (SharedPasswordAuthenticator); every server runs as the hub's own
-    user (SimpleLocalProcessSpawner), each with a home under ``MINITAPE_HUB_HOMES``.  There is no
-    isolation between students: not for a real class.
+    user (SimpleLocalProcessSpawner), each with a home under ``MINITAPE_HUB_HOMES`` (default
+    ``/tmp/minitape-hub``).  There is no isolation between students: not for a real class.
+
+The hub keeps its state (``jupyterhub.sqlite``, the cookie secret) in the folder it starts in
+(``.venv/hub-state`` with ``make hub``); ``MINITAPE_HUB_URL`` (default ``http://:8000``),
+``MINITAPE_HUB_DB`` and ``MINITAPE_HUB_SECRET`` move them.
 
 Either way the first start of a student's server copies the course (the ``.ipynb`` files and
 ``data/``, not the jupytext ``.py`` twins, not ``solutions/``) into ``~/minitape-course``; later
