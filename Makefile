@@ -51,7 +51,7 @@ CHP := $(VENV)/chp/node_modules/.bin/configurable-http-proxy
 .PHONY: hub hub-proxy bench-hub
 test: $(CHP)
 
-hub: $(VENV)/.hub-installed $(CHP)
+hub: $(VENV)/.hub-installed $(CHP) $(LAB_CONFIG)   # LAB_CONFIG: the course's lab settings, as make lab
 	mkdir -p $(VENV)/hub-state
 	cd $(VENV)/hub-state && $(CURDIR)/$(BIN)/jupyterhub -f $(CURDIR)/hub/jupyterhub_config.py
 
@@ -66,7 +66,7 @@ $(VENV)/.hub-installed: $(VENV)/.created pyproject.toml
 	touch $@
 
 # N = 1, 5, 10 and 20 students through the real hub, each running the tour (minutes; docs/hosting.md).
-bench-hub: $(VENV)/.hub-installed $(CHP)
+bench-hub: $(VENV)/.hub-installed $(CHP) $(LAB_CONFIG)   # LAB_CONFIG: the course's lab settings, as make lab
 	$(BIN)/python benchmarks/hub_capacity.py --students 1 5 10 20
 
 docs: $(VENV)/.dev-installed

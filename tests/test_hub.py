@@ -32,6 +32,8 @@ def test_binder_installs_what_make_lab_installs():
     assert binder == set(project["dependencies"]) | set(project["optional-dependencies"]["notebooks"])
     post_build = (ROOT / "binder" / "postBuild").read_text()
     assert "pip install --no-deps --no-build-isolation -e ." in post_build
+    for setting in ["jupyter_server_config.json etc/jupyter", "overrides.json share/jupyter/lab/settings"]:
+        assert f"install_setting {setting}" in post_build, "the lab settings make lab installs"
     assert os.access(ROOT / "binder" / "postBuild", os.X_OK), "repo2docker runs postBuild only if executable"
 
 
