@@ -45,6 +45,30 @@ $(VENV)/.lab-installed: $(VENV)/.created pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[notebooks]"
 	touch $@
 
+# A class on one machine: JupyterHub (hub/jupyterhub_config.py; docs/hosting.md) in front of each
+# student's JupyterLab. Its proxy, configurable-http-proxy, comes from the npm registry into .venv/chp.
+CHP := $(VENV)/chp/node_modules/.bin/configurable-http-proxy
+.PHONY: hub hub-proxy bench-hub
+test: $(CHP)
+
+hub: $(VENV)/.hub-installed $(CHP) $(LAB_CONFIG)   # LAB_CONFIG: the course's lab settings, as make lab
+	mkdir -p $(VENV)/hub-state
+	cd $(VENV)/hub-state && $(CURDIR)/$(BIN)/jupyterhub -f $(CURDIR)/hub/jupyterhub_config.py
+
+hub-proxy: $(CHP)
+
+$(CHP):
+	@command -v npm >/dev/null 2>&1 || { echo "note: npm not found (install Node.js >= 20); the hub test will be skipped"; exit 0; }; \
+	  npm install --prefix $(VENV)/chp --no-fund --no-audit --loglevel=error configurable-http-proxy@5
+
+$(VENV)/.hub-installed: $(VENV)/.created pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,hub]"
+	touch $@
+
+# N = 1, 5, 10 and 20 students through the real hub, each running the tour (minutes; docs/hosting.md).
+bench-hub: $(VENV)/.hub-installed $(CHP) $(LAB_CONFIG)   # LAB_CONFIG: the course's lab settings, as make lab
+	$(BIN)/python benchmarks/hub_capacity.py --students 1 5 10 20
+
 docs: $(VENV)/.dev-installed
 	$(BIN)/mkdocs build --strict
 
