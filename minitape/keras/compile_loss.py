@@ -48,10 +48,14 @@ def _leaves(value: Any) -> list[Any]:
 
 
 def _stars(value: Any) -> Any:
-    """The structure with each leaf shown as ``'*'`` (lists as tuples, as Keras' data adapters give them)."""
+    """The structure with each leaf shown as ``'*'``."""
     if isinstance(value, dict):
         return {key: _stars(item) for key, item in value.items()}
-    return tuple(_stars(item) for item in value) if isinstance(value, list | tuple) else "*"
+    return type(value)(_stars(item) for item in value) if isinstance(value, list | tuple) else "*"
+
+
+def _as_tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _missing_path(path: tuple) -> KeyError:
@@ -81,7 +85,16 @@ class CompileLoss:
 
     @property
     def built(self) -> bool:
-        """Whether the first batch has fixed which loss goes with which output."""
+        """Whether the first batch has fixed which loss goes with which output.
+
+        >>> import minitape as tf
+        >>> from minitape.keras.compile_loss import CompileLoss
+        >>> loss = CompileLoss("mse")
+        >>> before = loss.built
+        >>> _ = loss(tf.zeros((1, 1)), tf.ones((1, 1)))
+        >>> before, loss.built
+        (False, True)
+        """
         return self.entries is not None
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Tensor | None:
@@ -160,7 +173,8 @@ class CompileLoss:
             return scattered
         if not _is_structure(y_true):
             return y_true                       # one target for several outputs: `build` names the missing path
-        raise ValueError(f"y_true and y_pred have different structures.\ny_true: {_stars(y_true)}\n"
+        # Keras' data adapters give targets as tuples, so its message shows them so
+        raise ValueError(f"y_true and y_pred have different structures.\ny_true: {_stars(_as_tuple(y_true))}\n"
                          f"y_pred: {_stars(y_pred)}\n")
 
 
