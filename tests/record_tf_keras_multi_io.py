@@ -40,6 +40,15 @@ def functional(keras: Any) -> Any:
     return seeded(keras.Model([a, b], [out1, out2]))
 
 
+def dict_outputs(keras: Any) -> Any:
+    """A functional model whose outputs are a dict, keyed otherwise than its output layers are named (its heads
+    made in the keys' sorted order: Keras 3 orders the layers of a dict's outputs by key, minitape as made)."""
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    hidden = keras.layers.Dense(4, activation="tanh", name="hidden")(keras.layers.Concatenate()([a, b]))
+    kind = keras.layers.Dense(2, activation="softmax", name="out2")(hidden)
+    return seeded(keras.Model({"a": a, "b": b}, {"value": keras.layers.Dense(1, name="out1")(hidden), "kind": kind}))
+
+
 def subclassed(keras: Any) -> Any:
     class TwoHeads(keras.Model):
         def __init__(self) -> None:
@@ -65,19 +74,22 @@ def floats(values: Any) -> Any:
     return float(values)
 
 
-def train(keras: Any, model: Any, x: Any = None, y: Any = None, **compile_args: Any) -> dict[str, Any]:
+def train(keras: Any, model: Any, x: Any = None, y: Any = None, sample_weight: Any = None,
+          **compile_args: Any) -> dict[str, Any]:
     """Compile with SGD(0.1), fit 2 epochs with validation, then evaluate and predict."""
     x = [XA, XB] if x is None else x
     y = [Y1, Y2] if y is None else y
     model.compile(optimizer=keras.optimizers.SGD(0.1), **compile_args)
-    history = model.fit(x, y, batch_size=3, epochs=2, shuffle=False, verbose=0, validation_data=(x, y))
+    history = model.fit(x, y, batch_size=3, epochs=2, shuffle=False, verbose=0, validation_data=(x, y),
+                        sample_weight=sample_weight)
     predicted = model.predict(x, batch_size=3, verbose=0)
     return {"history": floats(history.history), "metrics_names": model.metrics_names,
             "evaluate": floats(model.evaluate(x, y, batch_size=3, verbose=0)),
             "evaluate_dict": floats(model.evaluate(x, y, batch_size=3, verbose=0, return_dict=True)),
             "predict_type": type(predicted).__name__,
-            "predict": [np.asarray(p).tolist() for p in (predicted if isinstance(predicted, list | tuple)
-                                                           else [predicted])]}
+            "predict": [np.asarray(p).tolist() for p in (predicted if isinstance(predicted, list | tuple) else
+                                                           [predicted[k] for k in sorted(predicted)]
+                                                           if isinstance(predicted, dict) else [predicted])]}
 
 
 def scenarios(keras: Any) -> dict[str, dict[str, Any]]:
@@ -94,6 +106,11 @@ def scenarios(keras: Any) -> dict[str, dict[str, Any]]:
         "a_loss_left_out": train(keras, functional(keras), loss=["mse", None], metrics=[None, ["accuracy"]]),
         "list_weights_dict_loss": train(keras, functional(keras), loss={"out1": "mse", "out2": "mse"},
                                         loss_weights=[1.0, 3.0]),
+        "sample_weight": train(keras, functional(keras), loss=["mse", "categorical_crossentropy"],
+                               loss_weights=[0.9, 0.1], sample_weight=np.linspace(0.0, 2.0, 8, dtype="float32")),
+        "dict_outputs": train(keras, dict_outputs(keras), x={"a": XA, "b": XB}, y={"value": Y1, "kind": Y2},
+                              loss={"value": "mse", "kind": "categorical_crossentropy"},
+                              loss_weights={"value": 1.0, "kind": 0.2}, metrics={"kind": ["accuracy"]}),
         "subclassed": train(keras, subclassed(keras), x=(XA, XB), y=(Y1, Y2), loss=["mse", "categorical_crossentropy"],
                             loss_weights=[0.9, 0.1], metrics=[["mae"], ["accuracy"]]),
         "subclassed_same_names": train(keras, subclassed(keras), x=(XA, XB), y=(Y1, Y2[:, :1]), loss="mse",
