@@ -92,3 +92,12 @@ def test_predict_keeps_a_dict_of_outputs():
 
 def test_layers_print_as_keras_3_does():
     assert repr(keras.layers.Dense(2, name="d")) == "<Dense name=d, built=False>"
+
+
+def test_saved_model_keeps_its_loss_weights(tmp_path):
+    model = scenarios.functional(keras)
+    model.compile(optimizer="sgd", loss={"out1": "mse", "out2": "categorical_crossentropy"}, loss_weights=[1.0, 0.5])
+    data = ([scenarios.XA, scenarios.XB], [scenarios.Y1, scenarios.Y2])
+    model.save(tmp_path / "two_heads.keras")
+    again = keras.models.load_model(tmp_path / "two_heads.keras")
+    assert again.evaluate(*data, verbose=0) == pytest.approx(model.evaluate(*data, verbose=0))
