@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from minitape.core import nest
 from minitape.keras import metrics as metrics_module
 from minitape.core.tensor import Tensor
 from minitape.keras.metric import Metric
@@ -29,7 +30,11 @@ from minitape.keras.metric import Metric
 class CompileMetrics(Metric):
     """compile's ``metrics``, made on the first batch (``"accuracy"`` is chosen from its shapes), as one metric.
 
-    Compile's metrics are not weighted by ``sample_weight``, as Keras' (its ``weighted_metrics`` would be).
+    For a model of several outputs, ``metrics`` is a list with one entry per output (a metric or a
+    list of them, or ``None``) or a dict by output name, and each result is named
+    ``<output>_<metric>`` (a subclassed model's outputs have no names: then ``<metric>``, a repeated
+    name getting ``_1``, ``_2``...), as Keras 3's.  Compile's metrics are not weighted by
+    ``sample_weight``, as Keras' (its ``weighted_metrics`` would be).
 
     >>> import minitape as tf
     >>> from minitape.keras.compile_utils import CompileMetrics
@@ -37,16 +42,69 @@ class CompileMetrics(Metric):
     >>> metrics.update_state(np.array([0, 1]), tf.constant([[0.9, 0.1], [0.8, 0.2]]))
     >>> metrics.name, metrics.result()
     ('compile_metrics', {'accuracy': <minitape.Tensor: shape=(), dtype=float32, numpy=0.5>})
+    >>> metrics = CompileMetrics({"b": "mae"}, output_names=["a", "b"])
+    >>> metrics.update_state([tf.zeros((2, 1)), tf.zeros((2, 1))], [tf.ones((2, 1)), 2 * tf.ones((2, 1))])
+    >>> {name: float(value) for name, value in metrics.result().items()}
+    {'b_mae': 2.0}
     """
 
-    def __init__(self, identifiers: Any) -> None:
+    def __init__(self, identifiers: Any, output_names: list[str] | None = None) -> None:
         super().__init__(name="compile_metrics")
-        self._identifiers = list(identifiers) if isinstance(identifiers, list | tuple) else [identifiers]
+        self._user_metrics, self.output_names = identifiers, output_names
+        self._groups: list[tuple[str | None, list[Metric]] | None] = []      # per output: its name and metrics
+        self._order: list[str] | None = None           # a dict of targets or outputs, read in this order
         self.metrics: list[Metric] = []
         self.built = False
 
+    def build(self, y_true: Any, y_pred: Any) -> None:
+        """Make each output's metrics for the first batch, as Keras 3's ``CompileMetrics.build``.
+
+        >>> import minitape as tf
+        >>> from minitape.keras.compile_utils import CompileMetrics
+        >>> metrics = CompileMetrics([["mae"], None], output_names=["a", "b"])
+        >>> metrics.build([tf.zeros((1, 1))] * 2, [tf.zeros((1, 1))] * 2)
+        >>> [m.name for m in metrics.metrics]
+        ['mae']
+        """
+        flat = isinstance(y_pred, list | tuple | dict)
+        names = self.output_names
+        if isinstance(y_pred, dict) and not (names and set(y_pred) == set(names)):
+            names = sorted(y_pred)
+        count = len(y_pred) if flat else 1
+        self._order = names if flat and count > 1 else None
+        if count == 1:          # one output: every metric is its own, named as given
+            first = nest.flatten(self._user_metrics)
+            self._groups = [(None, [metrics_module.get(m, nest.flatten(y_true)[0], nest.flatten(y_pred)[0])
+                                    for m in first])]
+        else:
+            self._groups = [None if given is None else (name, [metrics_module.get(m, true, pred) for m in
+                                                               (given if isinstance(given, list | tuple) else [given])])
+                            for given, true, pred, name in zip(self._per_output(count, names, y_pred),
+                                                               self._by_output(y_true), self._by_output(y_pred),
+                                                               names or [None] * count)]
+        self.metrics = [metric for group in self._groups if group for metric in group[1]]
+        self.built = True
+
+    def _per_output(self, count: int, names: list[str] | None, y_pred: Any) -> list[Any]:
+        """compile's ``metrics`` as one entry per output, or Keras 3's error naming what it expected."""
+        given = self._user_metrics
+        if isinstance(given, list | tuple) and len(given) == count:
+            return list(given)
+        if names and isinstance(given, dict) and set(given) <= set(names):
+            return [given.get(name) for name in names]
+        problem = (f"tuple arity mismatch; expected: {count}, got: {len(given)}; tuple: {_as_tuples(given)}."
+                   if isinstance(given, list | tuple) else f"Expected an instance of tuple, got {given}.")
+        outputs = ("either be a dict or a list matching the output names of the functional model "
+                   f"{self.output_names} or " if self.output_names else "")
+        shape = {key: "X" for key in y_pred} if isinstance(y_pred, dict) else type(y_pred)("X" for _ in y_pred)
+        raise ValueError(f"{problem}\nInvalid `metrics`. `metrics` should contain metrics objects and {outputs}match "
+                         f"the output structure of the model: {shape}.\nReceived: metrics={given}")
+
+    def _by_output(self, y: Any) -> list[Any]:
+        return [y[name] for name in self._order] if isinstance(y, dict) and self._order else nest.flatten(y)
+
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
-        """Update each metric with a batch (making them on the first one); ``sample_weight`` is not used.
+        """Update each output's metrics with a batch (making them on the first one); ``sample_weight`` is not used.
 
         >>> import minitape as tf
         >>> from minitape.keras.compile_utils import CompileMetrics
@@ -56,10 +114,10 @@ class CompileMetrics(Metric):
         ['mse']
         """
         if not self.built:
-            self.metrics = [metrics_module.get(m, y_true, y_pred) for m in self._identifiers]
-            self.built = True
-        for metric in self.metrics:
-            metric.update_state(y_true, y_pred)
+            self.build(y_true, y_pred)
+        for group, true, pred in zip(self._groups, self._by_output(y_true), self._by_output(y_pred)):
+            for metric in group[1] if group else []:
+                metric.update_state(true, pred)
 
     def result(self) -> dict[str, Any]:
         """Each metric's result, by name.
@@ -71,7 +129,16 @@ class CompileMetrics(Metric):
         >>> float(metrics.result()["mse"])
         4.0
         """
-        return {metric.name: metric.result() for metric in self.metrics}
+        results: dict[str, Any] = {}
+        for output, metrics in filter(None, self._groups):
+            for metric in metrics:
+                name = f"{output}_{metric.name}" if output else metric.name
+                repeat, unique = 0, name
+                while unique in results:        # as Keras: a repeated name gets _1, _2...
+                    repeat += 1
+                    unique = f"{name}_{repeat}"
+                results[unique] = metric.result()
+        return results
 
     def reset_state(self) -> None:
         """Reset each metric.
@@ -113,12 +180,14 @@ class Reporting:
 
     compiled = False
     _compile_metrics: CompileMetrics | None = None
+    _compile_loss: Any = None
     _loss_tracker: Metric
 
     @property
     def metrics(self) -> list:
         """What ``fit`` resets each epoch and reports: the loss's running mean, compile's metrics as one
-        (``compile_metrics``), then the metrics held in the model's attributes, as Keras 3 lists them.
+        (``compile_metrics``), each output's loss (several outputs), then the metrics held in the model's
+        attributes, as Keras 3 lists them.
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
@@ -126,7 +195,8 @@ class Reporting:
         >>> [m.name for m in model.metrics]
         ['loss', 'compile_metrics']
         """
-        own = [self._loss_tracker, *([self._compile_metrics] if self._compile_metrics else [])] if self.compiled else []
+        own = [self._loss_tracker, *([self._compile_metrics] if self._compile_metrics else []),
+               *(self._compile_loss.metrics if self._compile_loss else [])] if self.compiled else []
         return own + [value for name, value in vars(self).items() if isinstance(value, Metric) and name[0] != "_"]
 
     @property
@@ -231,6 +301,11 @@ def pythonify_logs(logs: dict[str, Any]) -> dict[str, Any]:
             except (TypeError, ValueError):      # Keras keeps what is not a number as it is
                 result[key] = value
     return result
+
+
+def _as_tuples(value: Any) -> Any:
+    """Lists as tuples, all the way down, as Keras' ``tree.lists_to_tuples`` prints them."""
+    return tuple(_as_tuples(item) for item in value) if isinstance(value, list | tuple) else value
 
 
 def class_weight_samples(class_weight: dict[int, float], y: np.ndarray) -> np.ndarray:

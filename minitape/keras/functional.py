@@ -218,6 +218,13 @@ def one_or_all(structure: Any, flat: list[KerasTensor]) -> Any:
     return flat[0] if len(flat) == 1 else structure
 
 
+def pack_outputs(structure: Any, flat: list[Any]) -> Any:
+    """A functional model's outputs in the structure it was given, a list or tuple of one being that one output,
+    as Keras 3 returns them."""
+    packed = nest.pack_sequence_as(structure, flat)
+    return packed[0] if isinstance(packed, list | tuple) and len(packed) == 1 else packed
+
+
 def are_graph_ends(args: tuple, kwargs: dict) -> bool:
     """Keras 3's test for ``Model(inputs, outputs)`` arguments, with KerasTensors required (a subclass's own
     ``MyModel(64, 10)`` stays a subclassed model)."""

@@ -189,6 +189,15 @@ class SymbolicIO:
         """
         return self._first_call(1, "output")
 
+    def __repr__(self) -> str:
+        """Keras 3's text for a layer or model: its class, name and whether it is built.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Dense(1, name="d")
+        <Dense name=d, built=False>
+        """
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
     def _first_call(self, index: int, role: str) -> Any:
         if self._symbolic_io is None:
             raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {role}.")

@@ -308,7 +308,7 @@ class Functional(Model):
             if all(layer is not known for known in self._layers):
                 self._layers.append(layer)
         self.output_shape = nest.pack_sequence_as(outputs, [x.shape for x in self._outputs])
-        self.built = True
+        self.output_names, self.built = [x.node.layer.name for x in self._outputs], True   # names as Keras 3
 
     def get_config(self) -> dict[str, Any]:
         """Its layers' configs and how they are called, as Keras 3 writes a functional model (see ``functional``).
@@ -375,15 +375,15 @@ class Functional(Model):
                              f"{len(values)} input tensors; pass them structured as its `inputs`.")
         values = [self._as_input(k, value, x) for k, (value, x) in enumerate(zip(values, self._inputs))]
         computed = functional.replay(self._nodes, self._inputs, values)
-        return nest.pack_sequence_as(self._output_structure, [computed[x] for x in self._outputs])
+        return functional.pack_outputs(self._output_structure, [computed[x] for x in self._outputs])
 
     def _by_name(self, inputs: dict[str, Any]) -> list[Any]:
-        """A dict given to a model whose inputs are a list: each value to the ``Input`` of its name, as Keras 3
-        matches them (``fit({"image": ..., "label": ...})``)."""
+        """A dict given to a model whose inputs are a list: each value to the ``Input`` of its name, as Keras 3."""
         names = [x.name for x in self._inputs]
-        if set(inputs) != set(names):
-            raise ValueError(f"Functional model '{self.name}' was given a dict with keys {sorted(inputs)}, but its "
-                             f"inputs are named {names}; name the dict's entries after the model's Inputs.")
+        missing = [name for name in names if name not in inputs]
+        if missing:
+            raise ValueError(f'Missing data for input "{missing[0]}". You passed a data dictionary with keys '
+                             f"{list(inputs)}. Expected the following keys: {names}")
         return [inputs[name] for name in names]
 
     def _as_input(self, k: int, value: Any, symbolic: KerasTensor) -> Tensor:

@@ -150,7 +150,7 @@ def compile_config(model: Any) -> dict[str, Any]:
     given = getattr(model, "_compile_config", {})
     loss = given.get("loss", model.loss)
     return {"optimizer": serialize_keras_object(model.optimizer),
-            "loss": serialize_keras_object(loss), "loss_weights": None,
+            "loss": serialize_keras_object(loss), "loss_weights": given.get("loss_weights"),
             "metrics": serialize_keras_object(given.get("metrics")),
             "weighted_metrics": None, "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
 
@@ -241,7 +241,7 @@ def compile_from_config(model: Any, config: dict[str, Any]) -> None:
     saved state can be assigned to them)."""
     optimizer = deserialize_keras_object(config.get("optimizer") or "rmsprop")
     model.compile(optimizer=optimizer, loss=deserialize_keras_object(config.get("loss")),
-                  metrics=deserialize_keras_object(config.get("metrics")))
+                  loss_weights=config.get("loss_weights"), metrics=deserialize_keras_object(config.get("metrics")))
     if model.built:
         model.optimizer.build(model.trainable_variables)
 

@@ -31,12 +31,13 @@ import numpy as np
 
 from minitape import ops
 from minitape.autodiff.tape import GradientTape
-from minitape.core import dtypes
+from minitape.core import dtypes, nest
 from minitape.core.tensor import Tensor
 from minitape.keras import losses, optimizers
 from minitape.keras import metrics as metrics_module
 from minitape.keras.callbacks import Callback, CallbackList, History
 from minitape.keras import data_adapter
+from minitape.keras.compile_loss import CompileLoss
 from minitape.keras.compile_utils import CompileMetrics, Reporting, class_weight_samples, pythonify_logs
 from minitape.keras.layers.layer import takes_training
 from minitape.keras.progbar import ProgressBar
@@ -57,12 +58,14 @@ class Trainer(Reporting):
     compiled = False
     optimizer: Any = None
 
-    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, metrics: Any = None,
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, loss_weights: Any = None, metrics: Any = None,
                 run_eagerly: bool | None = None, jit_compile: Any = None, steps_per_execution: int = 1) -> None:
         """Choose the optimiser, the loss and the metrics, by name or as objects.
 
-        ``run_eagerly``, ``jit_compile`` and ``steps_per_execution`` are accepted for Keras'
-        sake; minitape always runs eagerly, one step at a time.
+        A model of several outputs takes a list of losses (one per output) or a dict by output name, and
+        ``loss_weights`` to weigh them in the total; ``metrics`` likewise (see ``CompileLoss`` and
+        ``CompileMetrics``).  ``run_eagerly``, ``jit_compile`` and ``steps_per_execution`` are accepted for
+        Keras' sake; minitape always runs eagerly, one step at a time.
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
@@ -71,10 +74,12 @@ class Trainer(Reporting):
         ('SGD', 'LossFunctionWrapper')
         """
         self.optimizer = optimizers.get(optimizer)
-        self.loss = None if loss is None else losses.compiled(loss)
-        self._compile_metrics = None if metrics is None else CompileMetrics(metrics)
+        output_names = getattr(self, "output_names", None)
+        self._compile_loss = None if loss is None else CompileLoss(loss, loss_weights, output_names)
+        self.loss = losses.compiled(loss) if loss is not None and not isinstance(loss, list | tuple | dict) else loss
+        self._compile_metrics = None if metrics is None else CompileMetrics(metrics, output_names)
         self._loss_tracker = metrics_module.Mean(name="loss")
-        self._compile_config = {"loss": loss, "metrics": metrics}        # what `model.save` writes
+        self._compile_config = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics}  # what `model.save` writes
         self.compiled = True
 
     def train_step(self, data: Any) -> dict[str, Tensor]:
@@ -141,7 +146,8 @@ class Trainer(Reporting):
         <minitape.Tensor: shape=(), dtype=float32, numpy=1.0>
         """
         # As Keras: a non-floating term is cast to float32 (Keras' floatx), a floating one is kept.
-        terms = [] if self.loss is None else [_weighted_loss(self.loss, y, y_pred, sample_weight)]
+        compiled = None if self._compile_loss is None else self._compile_loss(y, y_pred, sample_weight)
+        terms = [] if compiled is None else [compiled]
         terms += [ops.reduce_sum(term if term.dtype.is_floating else ops.cast(term, dtypes.float32))
                   for term in self.losses]
         if not terms:
@@ -302,7 +308,8 @@ class Trainer(Reporting):
     def predict(self, x: Any, batch_size: int | None = None, verbose: int | str = "auto",
                 steps: int | None = None, callbacks: Sequence[Callback] | None = None) -> np.ndarray:
         """The model's outputs for ``x`` (arrays, or a Dataset whose batches hold ``x`` first), computed in batches
-        with ``training=False``, as one NumPy array.  ``callbacks`` are told each batch (``on_predict_*``).
+        with ``training=False``, as one NumPy array (a model of several outputs: one per output, in the
+        structure of its outputs).  ``callbacks`` are told each batch (``on_predict_*``).
 
         >>> import minitape as tf
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
@@ -319,12 +326,14 @@ class Trainer(Reporting):
         callbacks.on_predict_begin()
         for step, batch in batches.epoch():
             callbacks.on_predict_batch_begin(step)
-            outputs.append(self.predict_step(batch[0]).numpy())
+            predicted = self.predict_step(batch[0])
+            outputs.append(nest.pack_sequence_as(predicted, [y.numpy() for y in nest.flatten(predicted)]))
             bar.update(step + 1, {})
             callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         bar.close({})
         callbacks.on_predict_end()
-        return np.concatenate(outputs)
+        return nest.pack_sequence_as(outputs[0], [np.concatenate(part) for part in
+                                                  zip(*(nest.flatten(batch) for batch in outputs))])
 
 
 def _validation_parts(validation_data: Any) -> tuple[Any, ...]:
@@ -348,15 +357,3 @@ def _batch_size(x: Any) -> int:
     while isinstance(first, dict | list | tuple):
         first = first[sorted(first)[0]] if isinstance(first, dict) else first[0]
     return int(np.shape(first)[0])
-
-
-def _weighted_loss(loss: Any, y: Any, y_pred: Tensor, sample_weight: Any) -> Tensor:
-    """The compiled loss, weighted per example as Keras does: ``sum(loss_i * w_i) / n`` over the batch."""
-    if sample_weight is None:
-        return loss(y, y_pred)
-    if "sample_weight" in inspect.signature(loss.__call__).parameters:
-        return loss(y, y_pred, sample_weight=sample_weight)
-    per_example = loss.call(ops.as_operand(y), ops.as_operand(y_pred))
-    weights = ops.cast(ops.as_operand(sample_weight), per_example.dtype)
-    weights = ops.reshape(weights, ops.shape(per_example)) if weights.shape.rank else weights
-    return ops.reduce_sum(per_example * weights) / ops.cast(ops.size(per_example), per_example.dtype)

@@ -6,8 +6,6 @@
 #   data draws -> `np.random.default_rng(0)` draws; `verbose=0` added to fit/evaluate/predict (progress-bar timings); the
 #   `plot_model` cells left out (they write PNG files through pydot); `model.evaluate(...)` shown by the notebook as the
 #   cell's value is not (assigned to `_`, its values depend on unseeded initial weights)
-# xfail: `compile(loss=[...])`, a list of losses for a model of several outputs, is not accepted (ValueError "Could not
-#   interpret loss identifier")
 import numpy as np
 import minitape as tf
 from minitape import keras

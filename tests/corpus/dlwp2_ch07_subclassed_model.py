@@ -6,8 +6,6 @@
 #   `num_samples = 1280` -> `128` and its `np.random` draws -> `np.random.default_rng(0)` draws; `verbose=0` added to
 #   fit/evaluate/predict (progress-bar timings); the first `model.evaluate(...)` -> `_ = model.evaluate(...)` (values
 #   depend on unseeded initial weights)
-# xfail: `compile(loss=[...])`, a list of losses for a model of several outputs, is not accepted (ValueError "Could not
-#   interpret loss identifier")
 import numpy as np
 import minitape as tf
 from minitape import keras

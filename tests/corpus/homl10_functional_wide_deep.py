@@ -6,8 +6,8 @@
 #   differ even under `tf.random.set_seed(42)`; `verbose=0` added to fit/evaluate/predict (progress-bar timings) and
 #   `shuffle=False` to fit; `X_new = X_test[:3]` (from the previous section) added; each model's fit results shown by an
 #   added `mse_test` line
-# xfail: `model.summary()` draws its table wider than Keras 3 does; then `fit` raises ValueError "No gradients provided for
-#   any variable"
+# xfail: `model.summary()` draws its table wider than Keras 3 does, without the "Connected to" column of a functional
+#   model that is not a chain
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' random ones

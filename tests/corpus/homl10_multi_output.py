@@ -6,7 +6,6 @@
 #   weights, as TF's and minitape's random streams differ even under `tf.random.set_seed(42)`; `verbose=0` added to
 #   fit/evaluate/predict (progress-bar timings) and `shuffle=False` to fit; added last lines show the losses and
 #   `y_pred`'s keys
-# xfail: `compile(loss_weights=...)` is not accepted (TypeError)
 import numpy as np
 
 def seeded_weights(model):  # added: seeded NumPy initial weights in place of Keras' random ones

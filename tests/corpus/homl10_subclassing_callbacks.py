@@ -7,7 +7,6 @@
 #   fit/evaluate/predict (progress-bar timings) and `shuffle=False` to fit (after the adapt calls and a first call that
 #   builds the model; only the trainable weights, as the Normalization layers keep their adapted statistics); `import
 #   shutil` and the SavedModel cells left out; added last lines show the epochs run
-# xfail: `compile(loss_weights=...)` is not accepted (TypeError)
 import numpy as np
 
 def seeded_trainable_weights(model):  # added: seeded NumPy initial weights in place of Keras' random ones
