@@ -36,6 +36,8 @@ COURSE      ?= classroom
 ASSIGNMENT  ?= exercises
 STUDENT_COPY ?= notebooks/07_exercises.ipynb
 SUBMISSIONS ?= submissions
+# The students' copy is paired as every course notebook is (notebooks/jupytext.toml): its .py without metadata.
+COURSE_NOTEBOOK_METADATA := '{"jupytext": {"cell_metadata_filter": "-all", "notebook_metadata_filter": "-all"}}'
 # nbgrader runs `alembic` (its database migrations) by name: the venv's bin must be on PATH.
 NBGRADER    := cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
@@ -43,7 +45,7 @@ NBGRADER    := cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 # assignment in its gradebook; the students' copy in notebooks/ is that release, with its jupytext twin.
 release: $(VENV)/.dev-installed
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
-	$(BIN)/jupytext --quiet --update-metadata '{"jupytext": null}' --to ipynb \
+	$(BIN)/jupytext --quiet --update-metadata $(COURSE_NOTEBOOK_METADATA) --to ipynb \
 	  --output $(STUDENT_COPY) $(COURSE)/release/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb
 	$(BIN)/jupytext --quiet --to py:percent $(STUDENT_COPY)
 
