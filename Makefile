@@ -13,7 +13,7 @@ AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test test-gpu bench browser docs clean release grade
 
-# Students see the course notebooks only: the teacher's copies (solutions/) lie outside the folder it opens.
+# Students see the course notebooks only: the assignment's source, with its solutions (classroom/), lies outside.
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab $(AS_ROOT) --ServerApp.root_dir=notebooks notebooks/00_tour.ipynb
 
@@ -53,6 +53,7 @@ release: $(VENV)/.dev-installed
 # cells restored from the gradebook), writes each student's feedback, and exports the table of scores.
 grade: $(VENV)/.dev-installed $(COURSE)/gradebook.db
 	@for path in $(SUBMISSIONS)/*.ipynb; do \
+	  [ -f "$$path" ] || { echo "no <student>.ipynb in $(SUBMISSIONS)/: say where, make grade SUBMISSIONS=folder"; exit 1; }; \
 	  mkdir -p "$(COURSE)/submitted/$$(basename "$$path" .ipynb)/$(ASSIGNMENT)" && \
 	  cp "$$path" "$(COURSE)/submitted/$$(basename "$$path" .ipynb)/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb"; done
 	$(NBGRADER) autograde $(ASSIGNMENT) --force

@@ -168,11 +168,11 @@ def test_grading_afresh_ignores_what_this_process_patched(monkeypatch):
     monkeypatch.setattr(exercises, "check_matmul_vjp", lambda f: exercises.Verdict(True, "patched"))
     blank = "def matmul_vjp_a(g, a, b):\n    raise NotImplementedError()\n"
     assert not grading.CHECKS["matmul_vjp"](lambda g, a, b: g)          # the grader holds its own references
-    fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "matmul_vjp"], input=blank,
+    fresh = subprocess.run([sys.executable, "-m", "minitape.course", "matmul_vjp"], input=blank,
                            capture_output=True, text=True)
     assert fresh.returncode == 1 and fresh.stdout.startswith("✘ not done yet: write the body of matmul_vjp_a")
     right = "def matmul_vjp_a(g, a, b):\n    return tf.matmul(g, b, transpose_b=True)\n"
-    fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "matmul_vjp"], input=right,
+    fresh = subprocess.run([sys.executable, "-m", "minitape.course", "matmul_vjp"], input=right,
                            capture_output=True, text=True)
     assert fresh.returncode == 0 and fresh.stdout.startswith("✔")
     # The hidden cases catch an answer that fits only the shapes the student's checker tries.

@@ -2,7 +2,7 @@
 
 An nbgrader test cell runs in the student's kernel, where the notebook may have replaced a checker,
 or ``minitape`` itself, before the test runs.  So the assignment's hidden tests send the answer's
-*source* (``inspect.getsource`` of the student's function) to ``python -m minitape.course.grading
+*source* (``inspect.getsource`` of the student's function) to ``python -m minitape.course
 CHECK``: a process that imports minitape anew, defines the answer from its source alone, runs the
 same checker the student saw (on more cases), prints the verdict and exits 0 only if it passed.
 
@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-import minitape
 from minitape import ops
+from minitape.core.tensor import Tensor
 from minitape.course.exercises import (Verdict, check_bias_vjp, check_checkpoint, check_checkpoint_choice,
                                        check_matmul_vjp, check_schedule, check_vjp)
 
@@ -34,11 +34,12 @@ FORBIDDEN = {"exec", "eval", "compile", "open", "globals", "locals", "vars", "se
              "__import__", "breakpoint", "input", "type", "object", "super", "sys", "builtins"}
 
 
-def block(x: minitape.Tensor) -> minitape.Tensor:
+def block(x: Tensor) -> Tensor:
     """Exercise 3's block, the grader's own copy: a notebook that redefines ``block`` changes nothing here.
 
+    >>> import minitape as tf
     >>> from minitape.course.grading import block
-    >>> round(float(block(minitape.constant(0.0))), 4)
+    >>> round(float(block(tf.constant(0.0))), 4)
     0.0997
     """
     return ops.tanh(x * 1.5 + 0.1)
@@ -115,7 +116,7 @@ def grade(check: str, source: str) -> Verdict:
     problem = answer_problem(source)
     if problem:
         return Verdict(False, problem)
-    namespace = {"tf": minitape, "np": np, "block": block}
+    namespace = {"tf": _top_level(), "np": np, "block": block}
     exec(compile(source, "<answer>", "exec"), namespace)
     answer = namespace[ast.parse(source).body[0].name]
     try:
@@ -126,12 +127,21 @@ def grade(check: str, source: str) -> Verdict:
         return Verdict(False, f"the answer raised {type(error).__name__}: {error}")
 
 
-def _main(argv: list[str]) -> int:
-    """``python -m minitape.course.grading CHECK < answer.py``: print the verdict; exit 0 only if it passed."""
-    verdict = grade(argv[0], sys.stdin.read())
+def _top_level() -> object:
+    """``minitape`` itself, the namespace an answer writes ``tf.`` against.  Importing this module ran the
+    package's ``__init__`` first (Python imports a module's parents before it), so it is loaded; naming it
+    in an import here would make this layer depend on the one that gathers all the others."""
+    return sys.modules["minitape"]
+
+
+def main(argv: list[str], source: str) -> int:
+    """``python -m minitape.course CHECK < answer.py`` (``argv`` is ``[CHECK]``): print the verdict; 0 if it passed.
+
+    >>> from minitape.course import grading
+    >>> grading.main(["bias_vjp"], "def bias_vjp(g, x, b):\\n    return g\\n")
+    ✘ your gradient has shape (4, 3) but the input has shape (3,): ...
+    1
+    """
+    verdict = grade(argv[0], source)
     print(repr(verdict))
     return 0 if verdict else 1
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))

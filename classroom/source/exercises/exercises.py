@@ -35,8 +35,8 @@ exercises.check_matmul_vjp(matmul_vjp_a)
 ### BEGIN HIDDEN TESTS
 assert (verdict := exercises.check_matmul_vjp(matmul_vjp_a)), verdict
 import inspect, subprocess, sys, tempfile
-fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "matmul_vjp"], input=inspect.getsource(matmul_vjp_a),
-                       capture_output=True, text=True, cwd=tempfile.mkdtemp())
+fresh = subprocess.run([sys.executable, "-m", "minitape.course", "matmul_vjp"], input=inspect.getsource(matmul_vjp_a),
+                       text=True, capture_output=True, cwd=tempfile.mkdtemp())
 assert fresh.returncode == 0, fresh.stdout + fresh.stderr
 ### END HIDDEN TESTS
 
@@ -60,8 +60,8 @@ exercises.check_bias_vjp(bias_vjp)
 ### BEGIN HIDDEN TESTS
 assert (verdict := exercises.check_bias_vjp(bias_vjp)), verdict
 import inspect, subprocess, sys, tempfile
-fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "bias_vjp"], input=inspect.getsource(bias_vjp),
-                       capture_output=True, text=True, cwd=tempfile.mkdtemp())
+fresh = subprocess.run([sys.executable, "-m", "minitape.course", "bias_vjp"], input=inspect.getsource(bias_vjp),
+                       text=True, capture_output=True, cwd=tempfile.mkdtemp())
 assert fresh.returncode == 0, fresh.stdout + fresh.stderr
 ### END HIDDEN TESTS
 
@@ -87,8 +87,8 @@ exercises.check_checkpoint(checkpointed_block, block)
 ### BEGIN HIDDEN TESTS
 assert (verdict := exercises.check_checkpoint(checkpointed_block, block)), verdict
 import inspect, subprocess, sys, tempfile
-fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "checkpoint"], input=inspect.getsource(checkpointed_block),
-                       capture_output=True, text=True, cwd=tempfile.mkdtemp())
+fresh = subprocess.run([sys.executable, "-m", "minitape.course", "checkpoint"], input=inspect.getsource(checkpointed_block),
+                       text=True, capture_output=True, cwd=tempfile.mkdtemp())
 assert fresh.returncode == 0, fresh.stdout + fresh.stderr
 ### END HIDDEN TESTS
 
@@ -117,8 +117,8 @@ exercises.check_schedule(my_schedule, n=4, snapshots=2)
 ### BEGIN HIDDEN TESTS
 assert (verdict := exercises.check_schedule(my_schedule, n=4, snapshots=2)), verdict
 import inspect, subprocess, sys, tempfile
-fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "schedule"], input=inspect.getsource(my_schedule),
-                       capture_output=True, text=True, cwd=tempfile.mkdtemp())
+fresh = subprocess.run([sys.executable, "-m", "minitape.course", "schedule"], input=inspect.getsource(my_schedule),
+                       text=True, capture_output=True, cwd=tempfile.mkdtemp())
 assert fresh.returncode == 0, fresh.stdout + fresh.stderr
 ### END HIDDEN TESTS
 
@@ -147,7 +147,7 @@ exercises.check_checkpoint_choice(my_choice)
 ### BEGIN HIDDEN TESTS
 assert (verdict := exercises.check_checkpoint_choice(my_choice)), verdict
 import inspect, subprocess, sys, tempfile
-fresh = subprocess.run([sys.executable, "-m", "minitape.course.grading", "checkpoint_choice"], input=inspect.getsource(my_choice),
-                       capture_output=True, text=True, cwd=tempfile.mkdtemp())
+fresh = subprocess.run([sys.executable, "-m", "minitape.course", "checkpoint_choice"], input=inspect.getsource(my_choice),
+                       text=True, capture_output=True, cwd=tempfile.mkdtemp())
 assert fresh.returncode == 0, fresh.stdout + fresh.stderr
 ### END HIDDEN TESTS
