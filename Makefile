@@ -1,6 +1,9 @@
 # minitape: two commands on a fresh machine.
 #   make lab    open the course notebooks in JupyterLab (creates .venv first if needed)
 #   make test   run the whole test suite            (creates .venv first if needed)
+# For teachers (nbgrader underneath; README, "For teachers"):
+#   make release                      the students' notebook, generated from classroom/source (no solutions)
+#   make grade SUBMISSIONS=folder     grade folder/<student>.ipynb into classroom/scores.{csv,md} and feedback/
 
 PYTHON ?= python3
 VENV   := .venv
@@ -8,9 +11,9 @@ BIN    := $(VENV)/bin
 # JupyterLab refuses to start as root (containers, CI) unless told that is intended.
 AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test test-gpu bench browser docs clean
+.PHONY: lab test test-gpu bench browser docs clean release grade
 
-# Students see the course notebooks only: the teacher's copies (solutions/) lie outside the folder it opens.
+# Students see the course notebooks only: the assignment's source, with its solutions (classroom/), lies outside.
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab $(AS_ROOT) --ServerApp.root_dir=notebooks notebooks/00_tour.ipynb
 
@@ -27,6 +30,39 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "note: Chromium could not be installed; the browser test will be skipped"
+
+# The graded assignment: nbgrader's course directory, its source notebook, what students get.
+COURSE      ?= classroom
+ASSIGNMENT  ?= exercises
+STUDENT_COPY ?= notebooks/07_exercises.ipynb
+SUBMISSIONS ?= submissions
+# The students' copy is paired as every course notebook is (notebooks/jupytext.toml): its .py without metadata.
+COURSE_NOTEBOOK_METADATA := '{"jupytext": {"cell_metadata_filter": "-all", "notebook_metadata_filter": "-all"}}'
+# nbgrader runs `alembic` (its database migrations) by name: the venv's bin must be on PATH.
+NBGRADER    := cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
+
+# nbgrader generates the release from the source (solutions and hidden tests removed) and records the
+# assignment in its gradebook; the students' copy in notebooks/ is that release, with its jupytext twin.
+release: $(VENV)/.dev-installed
+	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+	$(BIN)/jupytext --quiet --update-metadata $(COURSE_NOTEBOOK_METADATA) --to ipynb \
+	  --output $(STUDENT_COPY) $(COURSE)/release/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb
+	$(BIN)/jupytext --quiet --to py:percent $(STUDENT_COPY)
+
+# Each SUBMISSIONS/<student>.ipynb goes where nbgrader looks for it; nbgrader autogrades them (its test
+# cells restored from the gradebook), writes each student's feedback, and exports the table of scores.
+grade: $(VENV)/.dev-installed $(COURSE)/gradebook.db
+	@for path in $(SUBMISSIONS)/*.ipynb; do \
+	  [ -f "$$path" ] || { echo "no <student>.ipynb in $(SUBMISSIONS)/: say where, make grade SUBMISSIONS=folder"; exit 1; }; \
+	  mkdir -p "$(COURSE)/submitted/$$(basename "$$path" .ipynb)/$(ASSIGNMENT)" && \
+	  cp "$$path" "$(COURSE)/submitted/$$(basename "$$path" .ipynb)/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb"; done
+	$(NBGRADER) autograde $(ASSIGNMENT) --force
+	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
+	$(NBGRADER) export --to scores.csv
+	@cat $(COURSE)/scores.md
+
+$(COURSE)/gradebook.db:
+	$(MAKE) release
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/overhead.py

@@ -21,7 +21,7 @@ NAMESPACES = (
     "", "nn", "math", "linalg", "random", "events", "keras", "keras.layers", "keras.activations",
     "keras.initializers", "keras.regularizers", "keras.constraints", "dialect.init_ops", "keras.losses", "keras.optimizers", "keras.models", "keras.metrics", "keras.callbacks",
     "keras.utils", "keras.trainer", "config", "keras.ops", "keras.ops.linalg", "keras.backend", "keras.random",
-    "keras.config", "course.gradcheck", "course.exercises", "course.budgets",
+    "keras.config", "course.gradcheck", "course.exercises", "course.budgets", "course.grading",
     "viz", "backends", "dtypes", "nest", "errors", "data", "data.experimental", "bitwise",
 )
 PARSER = doctest.DocTestParser()

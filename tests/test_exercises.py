@@ -123,3 +123,65 @@ def test_every_over_budget_choice_says_by_how_much():
                               re.match(r"the tape holds ([\d,]+) bytes: ([\d,]+) over the budget of ([\d,]+)\.",
                                        verdict.message).groups()]
         assert not verdict and over == held - budget > 0
+
+
+def test_answers_given_as_functions_are_what_they_return():
+    # The graded assignment asks for functions (nbgrader's stub, `raise NotImplementedError()`, needs a body).
+    actions = chain_schedule(4, 2).actions
+    assert "optimal" in exercises.check_schedule(lambda: actions, 4, 2).message
+
+    def my_schedule():
+        raise NotImplementedError()
+
+    def my_choice():
+        raise NotImplementedError()
+    assert exercises.check_schedule(my_schedule, 4, 2).message.startswith("not done yet")
+    blocks, x = exercises.residual_chain(depth=4, channels=4, batch=4)
+    assert exercises.check_checkpoint_choice(my_choice, blocks, x).message.startswith("not done yet")
+    assert exercises.check_checkpoint_choice(lambda: {1, 3}, blocks, x).message.startswith("optimal")
+
+
+def test_grading_reads_an_answer_before_running_it():
+    from minitape.course.grading import answer_problem
+
+    assert answer_problem("def f(g, x, b):\n    return tf.reduce_sum(g, axis=0)\n") is None
+    refused = {
+        "def f(g):\n    from minitape.course import exercises\n    return g\n": "may not import",
+        "def f(g):\n    tf.course.exercises.check_vjp = print\n    return g\n": "may not assign to attributes",
+        "def f(g):\n    tf.ops.__dict__.clear()\n    return g\n": "may not use the name '__dict__'",
+        "def f(g):\n    setattr(tf, 'matmul', print)\n    return g\n": "may not use the name 'setattr'",
+        "def f(g):\n    global block\n    return g\n": "may not declare global",
+        "@tf.recompute_grad\ndef f(g):\n    return g\n": "may not be decorated",
+        "def f(g):\n    return g\nprint('and more')\n": "one function definition",
+        "def f(g) return g": "does not parse",
+    }
+    for source, words in refused.items():
+        assert words in answer_problem(source), source
+
+
+def test_grading_afresh_ignores_what_this_process_patched(monkeypatch):
+    import subprocess
+    import sys
+
+    from minitape.course import grading
+
+    monkeypatch.setattr(exercises, "check_matmul_vjp", lambda f: exercises.Verdict(True, "patched"))
+    blank = "def matmul_vjp_a(g, a, b):\n    raise NotImplementedError()\n"
+    assert not grading.CHECKS["matmul_vjp"](lambda g, a, b: g)          # the grader holds its own references
+    fresh = subprocess.run([sys.executable, "-m", "minitape.course", "matmul_vjp"], input=blank,
+                           capture_output=True, text=True)
+    assert fresh.returncode == 1 and fresh.stdout.startswith("✘ not done yet: write the body of matmul_vjp_a")
+    right = "def matmul_vjp_a(g, a, b):\n    return tf.matmul(g, b, transpose_b=True)\n"
+    fresh = subprocess.run([sys.executable, "-m", "minitape.course", "matmul_vjp"], input=right,
+                           capture_output=True, text=True)
+    assert fresh.returncode == 0 and fresh.stdout.startswith("✔")
+    # The hidden cases catch an answer that fits only the shapes the student's checker tries.
+    only_square = "def matmul_vjp_a(g, a, b):\n    return tf.matmul(g, b, transpose_b=True) if a.shape[0] != 3 else g\n"
+    assert exercises.check_matmul_vjp(grading_answer(only_square))
+    assert not grading.grade("matmul_vjp", only_square)
+
+
+def grading_answer(source: str):
+    namespace = {"tf": tf}
+    exec(source, namespace)
+    return next(value for name, value in namespace.items() if callable(value) and name != "tf")

@@ -1,7 +1,7 @@
 """Opening a course notebook in JupyterLab and letting it autosave leaves the files as committed.
 
 A real Jupyter server, started as `make lab` starts it (jupytext's contents manager pairs each
-.ipynb with its .py), serves a copy of notebooks/ and solutions/. Each notebook is opened and saved
+.ipynb with its .py), serves a copy of notebooks/. Each notebook is opened and saved
 through the contents API as JupyterLab's autosave does: GET the model, set the kernelspec and
 language_info the kernel reports, PUT it back. Both files of the pair must come back byte for byte.
 """
@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("jupyter_server", reason="the notebook-server test needs jupyter_server (make test installs it)")
 
 ROOT = Path(__file__).parent.parent
-FOLDERS = ["notebooks", "solutions"]
+FOLDERS = ["notebooks"]          # the teacher's source, classroom/source, is nbgrader's (tests/test_grading.py)
 NOTEBOOKS = [f"{folder}/{path.name}" for folder in FOLDERS for path in sorted((ROOT / folder).glob("*.ipynb"))]
 TOKEN = "minitape-test"
 

@@ -1,7 +1,8 @@
 """Every notebook runs top to bottom in a fresh kernel; a failing cell fails the suite.
 
 Notebooks are kept as jupytext pairs: the .py (percent format) must say what the .ipynb says.
-The students' notebooks live in notebooks/; the teacher's copies with solutions in solutions/.
+The students' notebooks live in notebooks/; the graded exercises' solutions only in the assignment's source
+(classroom/source, tests/test_grading.py), of which notebooks/07_exercises is the generated release.
 """
 import re
 import time
@@ -13,7 +14,7 @@ import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 NAMES = [str(p.relative_to(ROOT)) for p in NOTEBOOKS]
 TIMES: dict[str, float] = {}
 
@@ -36,9 +37,7 @@ def test_notebook_runs(path):
         # pictured tape's forward, the Keras forward and its two gradient calls: every trace as documented.
         assert outputs.count("running\n") == (4 + 4) + 4 + (4 + 4) + 4 + (4 + 4 + 4)
     if path.name == "07_exercises.ipynb":
-        assert outputs.count("✘ not done yet") == 4       # the student's copy runs unfinished: all four exercises
-    if path.name == "07_exercises_solutions.ipynb":
-        assert outputs.count("✔") == 4 and "✘" not in outputs and "optimal" in outputs
+        assert outputs.count("✘ not done yet") == 5       # the student's copy runs unfinished: all five exercises
     if path.name == "08_cnn_checkpointing.ipynb":
         assert float(re.search(r"test accuracy: (\d\.\d+)", outputs).group(1)) >= 0.97
         assert outputs.count("✘ not done yet") == 1
@@ -50,8 +49,6 @@ def test_notebook_runs(path):
         assert outputs.count("✘ not done yet") == 1
     if path.name == "10_checkpointing_through_time.ipynb":
         assert "equal the theory, and the gradients agree, for every length" in outputs
-    if path.name == "08_cnn_checkpointing_solutions.ipynb":
-        assert "✔ optimal" in outputs and "✘ the tape holds" in outputs
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NAMES)
@@ -65,5 +62,4 @@ def test_notebook_pairs_agree(path):
 def test_the_course_has_its_notebooks():
     assert NAMES == [f"notebooks/{name}.ipynb" for name in ["00_tour", "01_tape", "02_recompute_grad", "03_keras",
                      "04_memory", "05_custom_gradient", "06_higher_order", "07_exercises", "08_cnn_checkpointing",
-                     "09_transformer_checkpointing", "10_checkpointing_through_time"]] + \
-        ["solutions/07_exercises_solutions.ipynb", "solutions/08_cnn_checkpointing_solutions.ipynb"]
+                     "09_transformer_checkpointing", "10_checkpointing_through_time"]]

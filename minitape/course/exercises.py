@@ -60,6 +60,17 @@ def _not_done(name: str) -> Verdict:
     return Verdict(False, f"not done yet: write the body of {name}, then run this cell again.")
 
 
+def _value(answer: object, unfinished: object) -> object:
+    """An answer given as a function (as the graded assignment asks) is what it returns; ``unfinished`` if it
+    still raises ``NotImplementedError``."""
+    if not callable(answer):
+        return answer
+    try:
+        return answer()
+    except NotImplementedError:
+        return unfinished
+
+
 # --------------------------------------------------------------------------- VJPs
 
 def check_vjp(student: Callable, forward: Callable, shapes: Sequence[tuple[int, ...]], wrt: int = 0,
@@ -204,7 +215,7 @@ def check_checkpoint(student_block: Callable, block: Callable, width: int = 4, d
 
 # --------------------------------------------------------------------------- schedules
 
-def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
+def check_schedule(actions: Sequence[tuple] | Callable[[], Sequence[tuple]], n: int, snapshots: int) -> Verdict:
     """Check a schedule for reversing ``n`` steps with at most ``snapshots`` stored states.
 
     Actions are those of [`Schedule`][minitape.checkpointing.revolve.Schedule] (notebook 4, "The
@@ -223,7 +234,10 @@ def check_schedule(actions: Sequence[tuple], n: int, snapshots: int) -> Verdict:
     ✘ action 2 ('record', 1) starts from state 1, which is neither stored nor in hand.
     >>> exercises.check_schedule([], n=3, snapshots=1)
     ✘ not done yet: write your actions in my_schedule, then run this cell again.
+    >>> exercises.check_schedule(lambda: from_the_input, n=3, snapshots=1)      # a function returning them
+    ✔ valid and optimal: 6 step executions, the fewest possible with 1 state.
     """
+    actions = _value(actions, [])
     if not actions:
         return Verdict(False, "not done yet: write your actions in my_schedule, then run this cell again.")
     stored, in_hand, recorded, next_back, cost = {0}, 0, set(), n - 1, 0
@@ -327,12 +341,12 @@ def _plan_cost(inside: list[int], inputs: list[int], chosen: Iterable[int]) -> i
             + sum(inputs[k + 1] for k in chosen if k + 1 < len(inputs)))
 
 
-def check_checkpoint_choice(choice: Iterable[int] | None, blocks: Sequence[Callable] | None = None,
+def check_checkpoint_choice(choice: Iterable[int] | Callable[[], Iterable[int]] | None, blocks: Sequence[Callable] | None = None,
                             x: Tensor | None = None, budget: int | None = None) -> Verdict:
     """Exercise: which blocks of a chain to checkpoint so that the tape holds at most ``budget`` bytes after
     the forward pass, recomputing as few blocks as possible.
 
-    ``choice`` holds block indices.  The default chain is ``residual_chain``'s six blocks, with a
+    ``choice`` holds block indices (or is a function returning them).  The default chain is ``residual_chain``'s six blocks, with a
     budget of half what the plain chain holds plus ``(depth - 1) / 2`` activations: just enough.  The checker runs the chain with your choice under a tape,
     measures what it holds, checks the gradients against the plain chain's, and compares with the
     best choice.
@@ -345,6 +359,7 @@ def check_checkpoint_choice(choice: Iterable[int] | None, blocks: Sequence[Calla
     """
     if blocks is None:
         blocks, x = residual_chain()
+    choice = _value(choice, None)
     if choice is None:
         return Verdict(False, "not done yet: set my_choice to the blocks you would checkpoint, then run this cell "
                               "again.")
