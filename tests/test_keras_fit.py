@@ -120,3 +120,28 @@ def test_refusals():
         model.compile(loss="hinges")
     with pytest.raises(ValueError, match="x has 5 examples but y has 4"):
         small_model().fit(X, Y[:4])
+
+
+def test_a_notebook_run_headless_keeps_the_finished_lines(backend):
+    """In a Jupyter kernel the line is one output updated in place: a notebook executed by nbclient (as
+    nbconvert --execute and the docs site run them) keeps the finished lines, not each redraw."""
+    if backend.name != "numpy":
+        pytest.skip("one kernel run is enough")
+    nbformat, nbclient = pytest.importorskip("nbformat"), pytest.importorskip("nbclient")
+    _, kwargs = SCENARIOS["fit_verbose_1_validation"]
+    code = f"""import time, numpy as np, minitape as tf
+X, Y = np.eye(3, dtype="float32")[[0, 1, 2, 0, 1]], np.array([0, 1, 2, 0, 1])
+model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="softmax", kernel_initializer="zeros")])
+model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+slow = tf.keras.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: time.sleep(0.1))   # each step drawn
+history = model.fit(X, Y, callbacks=[slow], **{ {k: v for k, v in kwargs.items() if k != "validation_data"} !r},
+                    validation_data=(X, Y))"""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(Path(__file__).parent.parent)}}).execute()
+    outputs = notebook.cells[0].outputs
+    assert [output.output_type for output in outputs] == ["stream", "display_data"] * 2, outputs
+    printed = "".join(output.text if output.output_type == "stream" else output.data["text/plain"] + "\n"
+                      for output in outputs)
+    assert seen(printed) == seen(KERAS["fit_verbose_1_validation"])
+    assert "\r" not in printed and "\x1b[32m━━━━━━━━━━━━━━━━━━━━\x1b[0m" in printed      # Keras' colours kept

@@ -1,14 +1,15 @@
 """The progress ``fit``, ``evaluate`` and ``predict`` show: Keras 3's text, a line per epoch with the running means.
 
 ``verbose=1`` prints Keras' bar line (``3/3 ━━━━━━━━━━━━━━━━━━━━ 0s 5ms/step - loss: 0.2500``),
-``verbose=2`` its one-line summary, ``verbose=0`` nothing.  Where a reader watches the line grow (a
-terminal, or a Jupyter kernel's output) it is redrawn in place with ``\\r`` as the batches go, in Keras'
-colours; anywhere else (a pipe, a log file, a doctest) only the finished line is written, plain.
+``verbose=2`` its one-line summary, ``verbose=0`` nothing.  Where a reader watches the line grow it
+is redrawn as the batches go, in Keras' colours: in a terminal with ``\\r``, in a Jupyter kernel as one
+output updated in place (a display id), so that a notebook run headless (nbconvert, the docs site)
+keeps the finished line alone rather than every redraw.  Anywhere else (a pipe, a log file, a
+doctest) only the finished line is written, plain.
 
 Text, never a widget: a kernel cannot tell whether a live widget front-end is listening, and a widget
-leaves nothing readable in nbconvert's export or on the docs site, where the text stays as it was seen
-(both drop what a ``\\r`` redrew over).  Keras 3 writes its redraws and colours into pipes too; here
-they go only where something draws them.
+leaves nothing readable in nbconvert's export or on the docs site.  Keras 3 writes ``\\r`` redraws and
+colours into every stream, pipes and notebooks included; the text a reader is left with is the same.
 
 >>> from minitape.keras.progbar import ProgressBar
 >>> bar = ProgressBar(steps=2, verbose=2, clock=lambda: 0.0)
@@ -68,7 +69,18 @@ def is_live(stream: TextIO) -> bool:
     False
     """
     isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty()) or type(stream).__module__.startswith("ipykernel")
+    return bool(isatty and isatty()) or in_kernel(stream)
+
+
+def in_kernel(stream: TextIO) -> bool:
+    """Whether ``stream`` is a Jupyter kernel's output (ipykernel's ``OutStream``), where displays can be updated.
+
+    >>> import sys
+    >>> from minitape.keras.progbar import in_kernel
+    >>> in_kernel(sys.__stdout__)
+    False
+    """
+    return type(stream).__module__.startswith("ipykernel")
 
 
 class ProgressBar:
@@ -89,6 +101,7 @@ class ProgressBar:
         self.first_step_end: float | None = None
         self.last_drawn: float | None = None
         self.drawn_width = 0
+        self.shown_in: Any = None          # in a kernel: the display the line is updated in
         self.shown = 0
         if title and verbose:
             print(title)
@@ -153,14 +166,28 @@ class ProgressBar:
         return (now - self.start) / step
 
     def _draw(self, line: str, end: str = "") -> None:
-        """A live line overwrites the one before (padded over its tail); a plain one is printed as it is."""
+        """A live line replaces the one before: in place in a kernel's output, else by ``\\r`` (padded over
+        its tail); a plain one is printed as it is."""
         if not self.live:
             print(line)
+            return
+        if in_kernel(sys.stdout):
+            self._show_in_kernel(line)
             return
         width = len(ANSI.sub("", line))
         sys.stdout.write("\r" + line + " " * max(self.drawn_width - width, 0) + end)
         sys.stdout.flush()
         self.drawn_width = width
+
+    def _show_in_kernel(self, line: str) -> None:
+        from IPython.display import display         # a kernel has IPython
+
+        bundle = {"text/plain": line}
+        if self.shown_in is None:
+            sys.stdout.flush()                       # the title printed before stays above the line
+            self.shown_in = display(bundle, raw=True, display_id=True)
+        else:
+            self.shown_in.update(bundle, raw=True)
 
 
 def _eta(seconds: float) -> str:
