@@ -308,7 +308,7 @@ FIT_BAR = re.compile(r"\d+/\d+ ━{20} \d+s \d+(s|ms|us)/step - accuracy: \d\.\d
 
 def assert_fit_lines_shown(page, screenshot: str) -> None:
     """The page shows fit's lines, Epoch 1/2, its bar, Epoch 2/2, its bar; no stale progress widget."""
-    output = page.locator("pre", has_text="Epoch 1/2").first
+    output = page.locator(".jp-OutputArea", has_text="Epoch 1/2").first       # fit's cell's outputs
     output.scroll_into_view_if_needed()
     assert output.is_visible()
     lines = [line.strip() for line in output.inner_text().splitlines() if line.strip()]
