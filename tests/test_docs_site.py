@@ -115,7 +115,8 @@ def test_every_table_of_contents_link_finds_its_heading(site):
         html = page.read_text()
         ids = set(re.findall(r'\bid="([^"]+)"', html))
         toc = [unquote(href) for href in re.findall(r'<a href="#([^"]+)" class="md-nav__link">', html)]
-        missing.update({str(page.relative_to(site)): [link for link in toc if link not in ids]} if set(toc) - ids else {})
+        if set(toc) - ids:
+            missing[str(page.relative_to(site))] = [link for link in toc if link not in ids]
     assert missing == {}
     eight = (site / "notebooks" / "08_cnn_checkpointing.html").read_text()
     assert '<a href="#training-with-fit" class="md-nav__link">' in eight
