@@ -10,12 +10,21 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # JupyterLab refuses to start as root (containers, CI) unless told that is intended.
 AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+# JupyterLab as the course wants it: the notebooks' paired .py files kept out of the file browser (jupytext
+# still pairs them), and no "Jupyter news" pop-up over the player.
+LAB_CONFIG := $(VENV)/etc/jupyter/jupyter_server_config.json $(VENV)/share/jupyter/lab/settings/overrides.json
 
 .PHONY: lab test test-gpu bench browser docs clean release grade
 
 # Students see the course notebooks only: the assignment's source, with its solutions (classroom/), lies outside.
-lab: $(VENV)/.lab-installed
+lab: $(VENV)/.lab-installed $(LAB_CONFIG)
 	$(BIN)/jupyter lab $(AS_ROOT) --ServerApp.root_dir=notebooks notebooks/00_tour.ipynb
+
+# JupyterLab's settings for the course (jupyter/), installed into the venv.
+$(VENV)/etc/jupyter/jupyter_server_config.json: jupyter/jupyter_server_config.json
+	install -D -m 644 $< $@
+$(VENV)/share/jupyter/lab/settings/overrides.json: jupyter/overrides.json
+	install -D -m 644 $< $@
 
 test: $(VENV)/.dev-installed browser
 	$(BIN)/python -m pytest -q

@@ -1,8 +1,13 @@
 """MkDocs build hook: draw the concept pages' pictures with minitape, and fence docstring examples.
 
-The course notebooks reach the site through the link docs/notebooks -> ../notebooks.
+The course notebooks reach the site through the link docs/notebooks -> ../notebooks; their pages'
+tables of contents are rebuilt from the headings they show (``on_page_content``).
 """
+import html
+from html.parser import HTMLParser
+
 from mkdocs.structure.files import File
+from mkdocs.structure.toc import get_toc
 
 
 def on_files(files, config):
@@ -46,6 +51,63 @@ def tanh_after_its_first_backward_step() -> str:
         tape.gradient(y, w)
     events.names = {"w": w, "y": y}
     return events.scene([e.kind for e in events].index("backward_step") + 1).to_svg()
+
+
+def on_page_content(content, page, config, files):
+    """A notebook page's table of contents, made from the headings on the page, so each entry finds its heading.
+
+    mkdocs-jupyter reads the contents from a Markdown copy of the notebook with every `code` span cut out
+    (nbconvert2.nb2md), so "Training with `fit`" became an entry for ``#training-with`` while the heading
+    on the page is ``#training-with-fit``.
+    """
+    if page.file.src_uri.endswith(".ipynb"):
+        page.toc = get_toc(nested(Headings.of(content)))
+    return content
+
+
+class Headings(HTMLParser):
+    """The headings of a notebook's Markdown cells (those nbconvert gave an anchor link): level, id, text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found, self.open, self.in_anchor = [], None, False
+
+    @classmethod
+    def of(cls, content: str) -> list[dict]:
+        parser = cls()
+        parser.feed(content)
+        return [token for token, anchored in parser.found if anchored]
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6") and attrs.get("id"):
+            self.open = {"level": int(tag[1]), "id": attrs["id"], "name": "", "children": []}
+            self.found.append((self.open, False))
+        elif self.open is not None and tag == "a" and "anchor-link" in (attrs.get("class") or ""):
+            self.in_anchor = True
+            self.found[-1] = (self.open, True)
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self.in_anchor = False
+        elif self.open is not None and tag == f"h{self.open['level']}":
+            self.open["name"] = html.escape(" ".join(self.open["name"].split()), quote=False)
+            self.open = None
+
+    def handle_data(self, data):
+        if self.open is not None and not self.in_anchor:
+            self.open["name"] += data
+
+
+def nested(headings: list[dict]) -> list[dict]:
+    """Flat headings as a tree of tokens, each under the nearest heading before it of a higher level."""
+    roots, path = [], []
+    for heading in headings:
+        while path and path[-1]["level"] >= heading["level"]:
+            path.pop()
+        (path[-1]["children"] if path else roots).append(heading)
+        path.append(heading)
+    return roots
 
 
 def on_config(config):

@@ -161,7 +161,7 @@ def test_tour_player_plays_in_nbconvert_export_offline(browser, exported_tour):
 
 
 def test_tour_player_plays_on_the_mkdocs_site_offline(browser, built_site):
-    with offline_page(browser, (built_site / "notebooks" / "00_tour" / "index.html").as_uri()) as (page, problems):
+    with offline_page(browser, (built_site / "notebooks" / "00_tour.html").as_uri()) as (page, problems):
         assert_play_changes_the_picture(page, problems)
 
 
@@ -299,3 +299,53 @@ def test_trace_and_picture_are_seen_together_in_a_docs_sites_narrow_column(tmp_p
         picture, trace = boxes["picture"], boxes["trace"]
         assert (trace["left"] >= picture["right"]) == side_by_side, boxes
         assert trace["bottom"] <= 900 and trace["height"] > 10, boxes       # in the first screenful, with the picture
+
+
+# What fit prints in notebook 08 (batches of 32, two epochs, validation data), as Keras 3 prints it.
+FIT_BAR = re.compile(r"\d+/\d+ ━{20} \d+s \d+(s|ms|us)/step - accuracy: \d\.\d{4} - loss: \d\.\d{4}"
+                     r" - val_accuracy: \d\.\d{4} - val_loss: \d\.\d{4}")
+
+
+def assert_fit_lines_shown(page, screenshot: str) -> None:
+    """The page shows fit's lines, Epoch 1/2, its bar, Epoch 2/2, its bar; no stale progress widget."""
+    output = page.locator(".jp-OutputArea", has_text="Epoch 1/2").first       # fit's cell's outputs
+    output.scroll_into_view_if_needed()
+    assert output.is_visible()
+    lines = [line.strip() for line in output.inner_text().splitlines() if line.strip()]
+    assert len(lines) == 4 and lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2", lines
+    assert FIT_BAR.fullmatch(lines[1]) and FIT_BAR.fullmatch(lines[3]), lines
+    assert "0%|" not in page.evaluate("() => document.body.innerText")
+    output.screenshot(path=screenshot)
+
+
+def test_notebook_08s_fit_lines_are_in_its_nbconvert_export(browser, exported_08):
+    with offline_page(browser, exported_08.as_uri()) as (page, problems):
+        assert_fit_lines_shown(page, "/tmp/k3_08_fit_export.png")
+
+
+def test_notebook_08s_fit_lines_are_on_the_site_opened_from_disk(browser, built_site):
+    with offline_page(browser, (built_site / "notebooks" / "08_cnn_checkpointing.html").as_uri()) as (page, problems):
+        assert_fit_lines_shown(page, "/tmp/k3_08_fit_site.png")
+        page.screenshot(path="/tmp/k3_08_fit_site_page.png")
+
+
+def test_the_site_opened_from_disk_navigates_and_its_contents_links_resolve(browser, built_site):
+    """Click each link of the left-hand navigation from the home page, opened as a file: each lands on its
+    page (not a directory listing), and each link of that page's right-hand contents finds its heading."""
+    with offline_page(browser, (built_site / "index.html").as_uri()) as (page, problems):
+        links = page.locator("nav.md-nav--primary a.md-nav__link[href]")
+        hrefs = [href for href in links.evaluate_all("links => links.map(a => a.getAttribute('href'))")
+                 if not href.startswith("#")]
+        assert len(hrefs) >= 20, hrefs
+        landed, unresolved = [], {}
+        for href in hrefs:
+            page.goto((built_site / "index.html").as_uri())
+            with page.expect_navigation():
+                page.locator(f'nav.md-nav--primary a.md-nav__link[href="{href}"]').first.click()
+            landed.append((href, page.url, page.locator("article.md-content__inner").count()))
+            missing = page.evaluate("""() => [...document.querySelectorAll("nav.md-nav--secondary a.md-nav__link")]
+                .map(a => decodeURIComponent(a.hash.slice(1))).filter(id => !document.getElementById(id))""")
+            if missing:
+                unresolved[href] = missing
+    wrong = [entry for entry in landed if not entry[1].endswith(entry[0].split("#")[0]) or entry[2] != 1]
+    assert wrong == [] and unresolved == {}, (wrong, unresolved, problems)

@@ -61,7 +61,7 @@ def test_a_generator_of_batches_trains_and_the_bar_counts_up():
         used_up = model().fit(batches(), epochs=3, shuffle=False, verbose=0)
     assert len(used_up.history["loss"]) == 1             # a generator runs once: no epoch repeats its numbers
     bar = ProgressBar(None, 1, plain=True, clock=lambda: 0.0)
-    assert bar._line(5, {"loss": 1.0}) == "      5/Unknown 0s 0ms/step - loss: 1.0000"
+    assert bar._line(5, {"loss": 1.0}) == "      5/Unknown 0s 0s/step - loss: 1.0000"      # none measured: 0s, as Keras
 
 
 def test_sample_weights_in_the_batches_weight_the_loss_as_keras_does():

@@ -1,46 +1,92 @@
-"""The progress ``fit``, ``evaluate`` and ``predict`` show: a bar per epoch, the running means beside it.
+"""The progress ``fit``, ``evaluate`` and ``predict`` show: Keras 3's text, a line per epoch with the running means.
 
-``verbose=1`` draws a bar: tqdm's where tqdm is installed (the notebooks' and the dev extras
-install it: in JupyterLab it is a widget), otherwise Keras' own text bar.  ``verbose=2``
-prints one line per epoch; ``verbose=0`` nothing.
+``verbose=1`` prints Keras' bar line (``3/3 ━━━━━━━━━━━━━━━━━━━━ 0s 5ms/step - loss: 0.2500``),
+``verbose=2`` its one-line summary, ``verbose=0`` nothing.  Where a reader watches the line grow it
+is redrawn as the batches go, in Keras' colours: in a terminal with ``\\r``, in a Jupyter kernel as one
+output updated in place (a display id), so that a notebook run headless (nbconvert, the docs site)
+keeps the finished line alone rather than every redraw.  Anywhere else (a pipe, a log file, a
+doctest) only the finished line is written, plain.
+
+Text, never a widget: a kernel cannot tell whether a live widget front-end is listening, and a widget
+leaves nothing readable in nbconvert's export or on the docs site.  Keras 3 writes ``\\r`` redraws and
+colours into every stream, pipes and notebooks included; the text a reader is left with is the same.
 
 >>> from minitape.keras.progbar import ProgressBar
 >>> bar = ProgressBar(steps=2, verbose=2, clock=lambda: 0.0)
 >>> bar.update(1, {"loss": 0.5}); bar.update(2, {"loss": 0.25})
 >>> bar.close({"loss": 0.25})
-2/2 - 0s - 0ms/step - loss: 0.2500
+2/2 - 0s - 0s/step - loss: 0.2500
 """
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 WIDTH = 20
+INTERVAL = 0.05         # the least time between two redraws, as Keras' Progbar: each one is a message to the front-end
+BOLD, GREEN, GREY, RESET = "\x1b[1m", "\x1b[32m", "\x1b[37m", "\x1b[0m"
+ANSI = re.compile(r"\x1b\[\d+m")
 
 
-def format_logs(logs: dict[str, float]) -> str:
+def format_logs(logs: dict[str, float], verbose: int = 1) -> str:
     """``" - name: value"`` for each entry, as Keras writes them (4 decimals, or 4 significant digits if tiny).
 
     >>> from minitape.keras.progbar import format_logs
     >>> format_logs({"accuracy": 0.5, "loss": 0.00001234})
     ' - accuracy: 0.5000 - loss: 1.2340e-05'
+    >>> format_logs({"loss": -0.5}), format_logs({"loss": -0.5}, verbose=2)   # Keras' verbose=2 line drops abs
+    (' - loss: -0.5000', ' - loss: -5.0000e-01')
     """
-    return "".join(f" - {name}: {value:.4f}" if abs(value) > 1e-3 else f" - {name}: {value:.4e}"
-                   for name, value in logs.items())
+    def number(value: float) -> str:
+        size = abs(value) if verbose == 1 else value
+        return f"{value:.4f}" if size > 1e-3 else f"{value:.4e}"
+    return "".join(f" - {name}: {number(value)}" for name, value in logs.items())
 
 
-def _tqdm() -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:             # tqdm is not a dependency of minitape itself
-        return None
-    return tqdm
+def format_time(per_step: float) -> str:
+    """A step's time as Keras writes it: in seconds, milliseconds or microseconds (none measured: ``0s``).
+
+    >>> from minitape.keras.progbar import format_time
+    >>> format_time(2.5), format_time(0.0052), format_time(0.0000384), format_time(0.0)
+    (' 2s/step', ' 5ms/step', ' 38us/step', ' 0s/step')
+    """
+    if per_step >= 1 or per_step == 0:
+        return f" {per_step:.0f}s/step"
+    if per_step >= 1e-3:
+        return f" {per_step * 1e3:.0f}ms/step"
+    return f" {per_step * 1e6:.0f}us/step"
+
+
+def is_live(stream: TextIO) -> bool:
+    """Whether what is written to ``stream`` is drawn as it comes: a terminal, or a Jupyter kernel's output.
+
+    >>> import io
+    >>> from minitape.keras.progbar import is_live
+    >>> is_live(io.StringIO())
+    False
+    """
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) or in_kernel(stream)
+
+
+def in_kernel(stream: TextIO) -> bool:
+    """Whether ``stream`` is a Jupyter kernel's output (ipykernel's ``OutStream``), where displays can be updated.
+
+    >>> import sys
+    >>> from minitape.keras.progbar import in_kernel
+    >>> in_kernel(sys.__stdout__)
+    False
+    """
+    return type(stream).__module__.startswith("ipykernel")
 
 
 class ProgressBar:
-    """One pass over ``steps`` batches, shown as ``verbose`` asks.
+    """One pass over ``steps`` batches, shown as ``verbose`` asks (``title``, if any, printed first).
+
+    ``plain=True`` writes the finished line only, even to a terminal.
 
     >>> from minitape.keras.progbar import ProgressBar
     >>> bar = ProgressBar(steps=4, verbose=0)
@@ -50,63 +96,106 @@ class ProgressBar:
     def __init__(self, steps: int | None, verbose: int, title: str | None = None, plain: bool = False,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.steps, self.verbose, self.clock = steps, verbose, clock
+        self.live = verbose == 1 and not plain and is_live(sys.stdout)
         self.start = clock()
-        tqdm = None if plain or verbose != 1 else _tqdm()
-        self.tqdm = tqdm(total=steps, desc=title, unit="step", leave=True) if tqdm else None
-        if title and verbose and self.tqdm is None:
-            print(title)
+        self.first_step_end: float | None = None
+        self.last_drawn: float | None = None
+        self.drawn_width = 0
+        self.shown_in: Any = None          # in a kernel: the display the line is updated in
         self.shown = 0
+        if title and verbose:
+            print(title)
 
     def update(self, step: int, logs: dict[str, float]) -> None:
         """Show that ``step`` of the steps are done, with the running means ``logs``.
 
-        The text bar redraws itself in a terminal; elsewhere (a log file) it waits for ``close``.
+        A live line redraws itself (at most every ``INTERVAL`` seconds); elsewhere it waits for ``close``.
 
         >>> from minitape.keras.progbar import ProgressBar
-        >>> bar = ProgressBar(steps=3, verbose=1, plain=True, clock=lambda: 0.0)
+        >>> bar = ProgressBar(steps=3, verbose=1, clock=lambda: 0.0)
         >>> bar.update(1, {"loss": 0.5})
         >>> bar.close({"loss": 0.5})
-        3/3 ━━━━━━━━━━━━━━━━━━━━ 0s 0ms/step - loss: 0.5000
+        3/3 ━━━━━━━━━━━━━━━━━━━━ 0s 0s/step - loss: 0.5000
         """
-        if self.tqdm is not None:
-            self.tqdm.set_postfix_str(format_logs(logs)[3:], refresh=False)
-            self.tqdm.update(step - self.shown)
-        elif self.verbose == 1 and sys.stdout.isatty():
-            print("\r" + self._line(step, logs), end="", flush=True)
+        now = self.clock()
+        if step == 1:
+            self.first_step_end = now
         self.shown = step
+        if self.live and (self.last_drawn is None or now - self.last_drawn >= INTERVAL):
+            self._draw(self._line(step, logs, final=False))
+            self.last_drawn = now
 
     def close(self, logs: dict[str, float]) -> None:
         """The end of the pass: the last logs (validation ones included) stay on screen.
 
         >>> from minitape.keras.progbar import ProgressBar
-        >>> bar = ProgressBar(steps=1, verbose=2, title="Epoch 1/1", clock=lambda: 0.0)
-        Epoch 1/1
+        >>> bar = ProgressBar(steps=1, verbose=2, title="Epoch 1/2", clock=lambda: 0.0)
+        Epoch 1/2
         >>> bar.close({"loss": 0.5, "val_loss": 0.6})
-        1/1 - 0s - 0ms/step - loss: 0.5000 - val_loss: 0.6000
+        1/1 - 0s - 0s/step - loss: 0.5000 - val_loss: 0.6000
         """
-        elapsed = self.clock() - self.start
-        steps = self.shown if self.steps is None else self.steps      # an unknown count is known at the end
-        if self.tqdm is not None:
-            self.tqdm.set_postfix_str(format_logs(logs)[3:])
-            self.tqdm.close()
-        elif self.verbose == 1:
-            print(("\r" if sys.stdout.isatty() else "") + self._line(steps, logs, steps), flush=True)
-        elif self.verbose == 2:
-            print(f"{steps}/{steps} - {elapsed:.0f}s - {_per_step(elapsed, steps)}{format_logs(logs)}")
+        if self.steps is None:      # an unknown count is known at the end
+            self.steps = self.shown
+        if self.verbose == 1:
+            self._draw(self._line(self.steps, logs), end="\n")
+        elif self.verbose == 2 and self.steps:
+            now = self.clock()
+            print(f"{self.steps}/{self.steps} - {now - self.start:.0f}s -"
+                  f"{format_time(self._per_step(self.steps, now))}{format_logs(logs, verbose=2)}")
 
-    def _line(self, step: int, logs: dict[str, float], steps: int | None = None) -> str:
-        elapsed = self.clock() - self.start
-        steps = self.steps if steps is None else steps
-        if steps is None:           # as Keras: a stream of unknown length counts up
-            return f"{step:7d}/Unknown {elapsed:.0f}s {_per_step(elapsed, step)}{format_logs(logs)}"
-        done = WIDTH * step // max(steps, 1)
-        bar = "━" * done + "─" * (WIDTH - done)
-        return f"{step}/{steps} {bar} {elapsed:.0f}s {_per_step(elapsed, step)}{format_logs(logs)}"
+    def _line(self, step: int, logs: dict[str, float], final: bool = True) -> str:
+        """Keras' bar line: count, bar, time left (or taken, once ``final``), time per step, logs."""
+        now = self.clock()
+        per_step = self._per_step(step, now)
+        paint = (lambda code, text: f"{code}{text}{RESET}") if self.live else (lambda code, text: text)
+        if not self.steps:          # as Keras: a stream of unknown length counts up
+            bar, clock = f"{step:7d}/Unknown", f"{now - self.start:.0f}s"
+        else:
+            done = WIDTH * step // self.steps
+            bar = (paint(BOLD, f"{step:{len(str(self.steps))}d}/{self.steps}") + " "
+                   + (paint(GREEN, "━" * done) if done else "") + paint(GREY, "━" * (WIDTH - done)))
+            clock = f"{now - self.start:.0f}s" if final else _eta(per_step * (self.steps - step))
+        return f"{bar} {paint(BOLD, clock)}{format_time(per_step)}{format_logs(logs)}"
+
+    def _per_step(self, step: int, now: float) -> float:
+        """Keras' estimate of a step's time: without the first step (warming up) once there are others."""
+        if step <= 0:
+            return 0.0
+        if self.first_step_end is not None and step > 1:
+            return (now - self.first_step_end) / (step - 1)
+        return (now - self.start) / step
+
+    def _draw(self, line: str, end: str = "") -> None:
+        """A live line replaces the one before: in place in a kernel's output, else by ``\\r`` (padded over
+        its tail); a plain one is printed as it is."""
+        if not self.live:
+            print(line)
+            return
+        if in_kernel(sys.stdout):
+            self._show_in_kernel(line)
+            return
+        width = len(ANSI.sub("", line))
+        sys.stdout.write("\r" + line + " " * max(self.drawn_width - width, 0) + end)
+        sys.stdout.flush()
+        self.drawn_width = width
+
+    def _show_in_kernel(self, line: str) -> None:
+        from IPython.display import display         # a kernel has IPython
+
+        bundle = {"text/plain": line}
+        if self.shown_in is None:
+            sys.stdout.flush()                       # the title printed before stays above the line
+            self.shown_in = display(bundle, raw=True, display_id=True)
+        else:
+            self.shown_in.update(bundle, raw=True)
 
 
-def _per_step(elapsed: float, steps: int) -> str:
-    per_step = elapsed / max(steps, 1)
-    return f"{per_step:.0f}s/step" if per_step >= 1 else f"{per_step * 1e3:.0f}ms/step"
+def _eta(seconds: float) -> str:
+    if seconds > 3600:
+        return "%d:%02d:%02d" % (seconds // 3600, (seconds % 3600) // 60, seconds % 60)
+    if seconds > 60:
+        return "%d:%02d" % (seconds // 60, seconds % 60)
+    return "%ds" % seconds
 
 
 class Progbar:
@@ -116,7 +205,7 @@ class Progbar:
     >>> import minitape as tf
     >>> bar = tf.keras.utils.Progbar(4, verbose=2)
     >>> bar.update(2, values=[("loss", 1.0)]); bar.add(2, values=[("loss", 0.5)])    # doctest: +ELLIPSIS
-    4/4 - 0s - ...ms/step - loss: 0.7500
+    4/4 - 0s - ...s/step - loss: 0.7500
     """
 
     def __init__(self, target: int | None, width: int = 20, verbose: int = 1, interval: float = 0.05,

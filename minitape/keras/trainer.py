@@ -237,7 +237,7 @@ class Trainer(Reporting):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            bar = ProgressBar(batches.steps, verbose, title=f"Epoch {epoch + 1}/{epochs}")
+            bar = ProgressBar(batches.steps, verbose, title=f"Epoch {epoch + 1}/{epochs}" if epochs > 1 else None)
             step = -1
             for step, batch in batches.epoch():
                 callbacks.on_train_batch_begin(step)
