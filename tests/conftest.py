@@ -10,10 +10,13 @@ import minitape as tf
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The MkDocs site, built with warnings as errors into a temporary folder (the notebooks executed)."""
+    """The MkDocs site, built with warnings as errors into a temporary folder (the notebooks executed).
+
+    It executes every notebook: minutes on a busy 2-core machine, hence the long timeout.
+    """
     out = tmp_path_factory.mktemp("site")
     build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-                           cwd=Path(__file__).parent.parent, capture_output=True, text=True, timeout=600)
+                           cwd=Path(__file__).parent.parent, capture_output=True, text=True, timeout=1800)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     return out
 
