@@ -71,7 +71,7 @@ class _TensorLike:
         # A read-only view: NumPy may read our buffer but never write to it.  Its base is a
         # read-only memoryview (as TF's), so the view cannot be made writeable again.
         array = np.asarray(arrays.to_numpy(self._value), dtype=dtype)
-        if array is self._value or array.base is not None:
+        if array.dtype != object and (array is self._value or array.base is not None):     # strings: no buffer
             array = np.asarray(memoryview(array).toreadonly())
         return array.copy() if copy else array
 
@@ -132,7 +132,7 @@ class _TensorLike:
     def _numpy_text(self, as_repr: bool = True) -> str:
         """The values as TensorFlow shows them: a text of several lines starts on a line of its own."""
         value = self.numpy()
-        text = repr(value) if as_repr and value.ndim else str(value)
+        text = repr(value) if as_repr and np.ndim(value) else str(value)
         return "\n" + text if "\n" in text else text
 
 

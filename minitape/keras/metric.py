@@ -153,6 +153,53 @@ class Metric:
         self.update_state(*args, **kwargs)
         return self.result()
 
+    def stateless_update_state(self, metric_variables: list[Any], *args: Any, **kwargs: Any) -> list[Tensor]:
+        """Keras 3's functional form of ``update_state``: the state after taking in a batch, starting from
+        ``metric_variables`` (one value per variable), as new tensors; the metric's own variables are left as
+        they were.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> state = mean.stateless_update_state(mean.variables, [1.0, 2.0])
+        >>> [float(v) for v in state], float(mean.stateless_result(state)), float(mean.count)
+        ([3.0, 2.0], 1.5, 0.0)
+        """
+        return self._statelessly(lambda: self.update_state(*args, **kwargs), metric_variables)[0]
+
+    def stateless_result(self, metric_variables: list[Any]) -> Tensor:
+        """What ``result()`` would be were the metric's variables ``metric_variables`` (see
+        ``stateless_update_state``)."""
+        return self._statelessly(self.result, metric_variables)[1]
+
+    def stateless_reset_state(self) -> list[Tensor]:
+        """The state ``reset_state()`` would leave, as new tensors; the metric itself is left as it was.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([4.0])
+        >>> [float(v) for v in mean.stateless_reset_state()], float(mean.result())
+        ([0.0, 0.0], 4.0)
+        """
+        return self._statelessly(self.reset_state)[0]
+
+    def _statelessly(self, step: Any, values: list[Any] | None = None) -> tuple[list[Tensor], Any]:
+        """Run ``step`` with the variables holding ``values`` (if given); the values it leaves, and what it
+        returns.  The variables are put back as they were, whatever happens."""
+        variables = self.variables
+        if values is not None and len(values) != len(variables):
+            raise ValueError(f"Argument `metric_variables` must be a list of tensors corresponding 1:1 to "
+                             f"{type(self).__name__}().variables. Received list with length {len(values)}, but "
+                             f"expected {len(variables)} variables.")
+        saved = [variable.numpy() for variable in variables]
+        try:
+            for variable, value in zip(variables, values or ()):
+                variable.assign(value)
+            answer = step()
+            return [constant(variable.numpy()) for variable in variables], answer
+        finally:
+            for variable, value in zip(variables, saved):
+                variable.assign(value)
+
     def get_config(self) -> dict[str, Any]:
         """The name and dtype, as Keras 3 reports them.
 

@@ -1,0 +1,79 @@
+"""Record what TensorFlow 2.21 (Keras 3) answers on the blockers of a second set of corpus snippets (issue #24):
+``tf.string`` tensors (tfex_helloworld), ``Metric.stateless_*`` (dlwp3_ch07_metrics_ops), for
+tests/test_corpus_fixes.py (run by hand, never by CI).
+
+    TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_corpus_fixes.py   # writes tests/data/tf_corpus_fixes.json
+
+Each case is a few lines run with ``tf`` (and ``np``) bound, leaving its answer in ``result``, recorded as
+``record_tf_refusals.run`` does.  Text is compared with ``tf.`` spelled ``minitape.`` (the declared difference).
+"""
+from __future__ import annotations
+
+import pathlib
+
+from record_tf_refusals import record
+
+OUT = pathlib.Path(__file__).parent / "data" / "tf_corpus_fixes.json"
+
+
+def _shown(expression: str) -> str:
+    """A case showing ``expression``'s str, repr, dtype and ``numpy()``, with TF's ``tf.`` spelled as minitape's."""
+    return (f"t = {expression}\n"
+            "result = [s.replace('tf.', 'minitape.') for s in (str(t), repr(t), repr(t.numpy()), repr(t.dtype),\n"
+            "                                                   str(t.shape), f'{t}')]")
+
+
+#: String tensors as far as printing and passing them on: made, shown, read back, compared; math refuses them.
+STRINGS = {
+    "scalar": _shown("tf.constant('hello world')"),
+    "vector": _shown("tf.constant(['ab', 'c'])"),
+    "matrix": _shown("tf.constant([['a'], ['b']])"),
+    "bytes": _shown("tf.constant(b'bytes')"),
+    "utf8": _shown("tf.constant('h\\u00e9llo')"),
+    "numpy_text": _shown("tf.constant(np.array(['a', 'bb']))"),
+    "string_dtype_given": _shown("tf.constant('x', dtype=tf.string)"),
+    "identity": _shown("tf.identity(tf.constant('hi'))"),
+    "of_a_string_tensor": _shown("tf.constant(tf.constant(['hi']))"),
+    "variable": "result = repr(tf.Variable('abc')).replace('tf.', 'minitape.')",
+    "dtype_facts": "result = [str(tf.string), repr(tf.as_dtype('string')), str(tf.string.is_numeric),\n"
+                   "          str(tf.string.is_floating), str(tf.string.size), str(tf.string.as_numpy_dtype),\n"
+                   "          str(tf.string.as_datatype_enum), repr(tf.as_dtype(np.object_))]",
+    "equal": "result = [tf.constant('a') == tf.constant('a'), tf.equal(tf.constant(['a', 'b']), 'b'),\n"
+             "          tf.not_equal(tf.constant(['a', 'b']), 'b')]",
+    "mixed_list": "result = tf.constant(['a', 1])",
+    "float_dtype_given": "result = tf.constant('a', tf.float32)",
+    "number_as_string": "result = tf.constant(2, tf.string)",
+    "ragged": "result = tf.constant([['a'], ['b', 'c']])",
+    "exp": "result = tf.exp(tf.constant('a'))",
+    "add_int": "result = tf.add(tf.constant('a'), 1)",
+    "add_to_float": "result = tf.constant(1.0) + tf.constant('a')",
+    "multiply_float": "result = tf.constant('a') * 2.0",
+    "cast_to_float": "result = tf.cast(tf.constant('a'), tf.float32)",
+    "cast_from_int": "result = tf.cast(tf.constant(1), tf.string)",
+    "reduce_sum": "result = tf.reduce_sum(tf.constant(['a']))",
+    "min": "result = tf.string.min",
+}
+
+_MEAN = "m = tf.keras.metrics.Mean()\nm.update_state([10.0])\n"
+#: Keras 3's functional metric API: new state as tensors, the metric's own variables untouched.
+METRICS = {
+    "update": _MEAN + "new = m.stateless_update_state(m.variables, [1.0, 2.0])\nresult = [*new, *map(tf.convert_to_tensor, m.variables)]",
+    "result": _MEAN + "new = m.stateless_update_state(m.variables, [1.0, 2.0])\n"
+                      "result = [m.stateless_result(new), m.result()]",
+    "reset": _MEAN + "result = [*m.stateless_reset_state(), *map(tf.convert_to_tensor, m.variables)]",
+    "accuracy": "m = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+                "new = m.stateless_update_state(m.variables, np.array([0, 1, 2]), np.eye(3))\n"
+                "result = [m.stateless_result(new), m.result()]",
+    "too_few": _MEAN + "result = m.stateless_update_state(m.variables[:1], [1.0])",
+    "result_too_few": _MEAN + "result = m.stateless_result(m.variables[:1])",
+}
+
+GROUPS = {"strings": STRINGS, "metrics": METRICS}
+
+
+def main() -> None:
+    record(GROUPS, OUT)
+
+
+if __name__ == "__main__":
+    main()
