@@ -1,5 +1,6 @@
 """Record what TensorFlow 2.21 (Keras 3) answers on the blockers of a second set of corpus snippets (issue #24):
-``tf.string`` tensors (tfex_helloworld), ``Metric.stateless_*`` (dlwp3_ch07_metrics_ops), for
+``tf.string`` tensors (tfex_helloworld), ``Metric.stateless_*`` (dlwp3_ch07_metrics_ops), the batch size in
+``summary()``'s output shapes (kerasio_sequential_input_shape, dlwp2_ch07_mixing_models), for
 tests/test_corpus_fixes.py (run by hand, never by CI).
 
     TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_corpus_fixes.py   # writes tests/data/tf_corpus_fixes.json
@@ -68,7 +69,48 @@ METRICS = {
     "result_too_few": _MEAN + "result = m.stateless_result(m.variables[:1])",
 }
 
-GROUPS = {"strings": STRINGS, "metrics": METRICS}
+_SHAPES = ("def shapes(model):\n"
+           "    printed = []\n"
+           "    model.summary(print_fn=lambda text, **kwargs: printed.append(text))\n"
+           "    return [row.split('\u2502')[2].strip() for row in ''.join(printed).splitlines() if row.startswith('\u2502')]\n"
+           "L = tf.keras.layers\n"
+           "class Two(tf.keras.Model):\n"
+           "    def __init__(self, inner=None):\n"
+           "        super().__init__()\n"
+           "        self.a, self.b = L.Dense(2), inner or L.Dense(3)\n"
+           "    def call(self, x):\n"
+           "        return self.b(self.a(x))\n"
+           "def fitted(n, batch, how='fit'):\n"
+           "    model = tf.keras.Sequential([L.Dense(2)])\n"
+           "    model.compile('sgd', 'mse')\n"
+           "    x, y = np.ones((n, 4), 'float32'), np.ones((n, 2), 'float32')\n"
+           "    getattr(model, how)(x, y, batch_size=batch, verbose=0) if how != 'predict' else model.predict(x, batch_size=batch, verbose=0)\n"
+           "    return model\n")
+#: The Output Shape column: the batch axis of the data a Sequential or subclassed model was built by (Keras 3 keeps
+#: the shapes it was built for), None where it was built from an input shape or a batch spec that varies.
+SUMMARY = {
+    "sequential_called": _SHAPES + "m = tf.keras.Sequential([L.Dense(2), L.Dense(3)])\nm(tf.ones((1, 4)))\n"
+                                   "m(tf.ones((6, 4)))\nresult = shapes(m)",
+    "sequential_input_shape": _SHAPES + "result = shapes(tf.keras.Sequential([L.Dense(2, input_shape=(4,))]))",
+    "sequential_input": _SHAPES + "result = shapes(tf.keras.Sequential([tf.keras.Input(shape=(4,)), L.Dense(2)]))",
+    "sequential_build_none": _SHAPES + "m = tf.keras.Sequential([L.Dense(2)])\nm.build((None, 4))\nresult = shapes(m)",
+    "sequential_build_batch": _SHAPES + "m = tf.keras.Sequential([L.Dense(2)])\nm.build((3, 4))\nresult = shapes(m)",
+    "subclassed_called": _SHAPES + "m = Two()\nm(np.zeros((5, 4)))\nm(np.zeros((7, 4)))\nresult = shapes(m)",
+    "subclassed_with_functional": _SHAPES + "i = tf.keras.Input(shape=(2,))\nf = tf.keras.Model(i, L.Dense(1)(i))\n"
+                                            "m = Two(f)\nm(np.zeros((2, 3)))\nresult = shapes(m)",
+    "functional": _SHAPES + "i = tf.keras.Input(shape=(4,))\nm = tf.keras.Model(i, L.Dense(2)(i))\nm(np.ones((3, 4)))\n"
+                            "result = shapes(m)",
+    "fit_full_batches": _SHAPES + "result = shapes(fitted(8, 4))",
+    "fit_last_batch_smaller": _SHAPES + "result = shapes(fitted(10, 4))",
+    "fit_one_small_batch": _SHAPES + "result = shapes(fitted(4, 32))",
+    "evaluate_full_batches": _SHAPES + "result = shapes(fitted(8, 4, 'evaluate'))",
+    "evaluate_last_batch_smaller": _SHAPES + "result = shapes(fitted(10, 4, 'evaluate'))",
+    "predict_last_batch_smaller": _SHAPES + "result = shapes(fitted(10, 4, 'predict'))",
+    "called_then_fit": _SHAPES + "m = tf.keras.Sequential([L.Dense(2)])\nm(np.ones((3, 4)))\nm.compile('sgd', 'mse')\n"
+                                 "m.fit(np.ones((10, 4)), np.ones((10, 2)), batch_size=4, verbose=0)\nresult = shapes(m)",
+}
+
+GROUPS = {"strings": STRINGS, "metrics": METRICS, "summary": SUMMARY}
 
 
 def main() -> None:
