@@ -110,7 +110,25 @@ SUMMARY = {
                                  "m.fit(np.ones((10, 4)), np.ones((10, 2)), batch_size=4, verbose=0)\nresult = shapes(m)",
 }
 
-GROUPS = {"strings": STRINGS, "metrics": METRICS, "summary": SUMMARY}
+def _direction(monitor: str, metrics: str) -> str:
+    """Whether an EarlyStopping in mode "auto" on ``monitor`` counts a rise as an improvement, after a fit."""
+    return ("model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation='softmax')])\n"
+            f"model.compile(optimizer='sgd', loss='sparse_categorical_crossentropy', metrics={metrics})\n"
+            f"stop = tf.keras.callbacks.EarlyStopping(monitor={monitor!r}, patience=5)\n"
+            "x, y = np.ones((4, 2), 'float32'), np.zeros(4, 'int32')\n"
+            "model.fit(x, y, validation_data=(x, y), epochs=2, verbose=0, callbacks=[stop])\n"
+            "result = [str(bool(stop.monitor_op(1.0, 0.0))), str(float(stop.min_delta))]")
+
+
+#: EarlyStopping's mode "auto" finds a compiled metric's direction (dlwp2_ch07_callbacks: monitor="val_accuracy").
+CALLBACKS = {
+    "val_accuracy": _direction("val_accuracy", "['accuracy']"),
+    "accuracy": _direction("accuracy", "['accuracy']"),
+    "val_loss": _direction("val_loss", "['accuracy']"),
+    "val_accuracy_object": _direction("val_acc", "[tf.keras.metrics.SparseCategoricalAccuracy(name='acc')]"),
+}
+
+GROUPS = {"strings": STRINGS, "metrics": METRICS, "summary": SUMMARY, "callbacks": CALLBACKS}
 
 
 def main() -> None:

@@ -1,7 +1,8 @@
 """Blockers of a second set of corpus snippets (issue #24), answered as TF 2.21 (Keras 3) does: ``tf.string``
 tensors as far as making, printing and reading them back (tfex_helloworld), and Keras 3's functional metric API,
 ``Metric.stateless_update_state``/``stateless_result``/``stateless_reset_state`` (dlwp3_ch07_metrics_ops), and the
-batch size ``summary()`` shows in a model's output shapes (kerasio_sequential_input_shape, dlwp2_ch07_mixing_models).
+batch size ``summary()`` shows in a model's output shapes (kerasio_sequential_input_shape, dlwp2_ch07_mixing_models),
+and EarlyStopping's mode "auto" on a compiled metric (dlwp2_ch07_callbacks).
 
 ``tests/record_tf_corpus_fixes.py`` recorded TF's answers in ``tests/data/tf_corpus_fixes.json``.  Values
 compare to 1e-6 and text exactly; a refusal raises TF's exception type, and where ``EXACT`` names it, with TF's
@@ -63,3 +64,8 @@ def test_a_string_tensor_is_not_watched_and_has_no_gradient() -> None:
 @pytest.mark.parametrize("name", sorted(spec.SUMMARY))
 def test_summary_shows_the_batch_size_a_model_was_built_for_as_keras_3(name: str) -> None:
     answers_as_tf("summary", name, spec.SUMMARY)
+
+
+@pytest.mark.parametrize("name", sorted(spec.CALLBACKS))
+def test_early_stopping_finds_a_compiled_metrics_direction_as_keras_3(name: str) -> None:
+    answers_as_tf("callbacks", name, spec.CALLBACKS)
