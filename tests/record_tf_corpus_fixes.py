@@ -1,6 +1,7 @@
 """Record what TensorFlow 2.21 (Keras 3) answers on the blockers of a second set of corpus snippets (issue #24):
 ``tf.string`` tensors (tfex_helloworld), ``Metric.stateless_*`` (dlwp3_ch07_metrics_ops), the batch size in
-``summary()``'s output shapes (kerasio_sequential_input_shape, dlwp2_ch07_mixing_models), for
+``summary()``'s output shapes (kerasio_sequential_input_shape, dlwp2_ch07_mixing_models), EarlyStopping's mode
+"auto" (dlwp2_ch07_callbacks) and a layer's repr (homl10_sequential_classifier), for
 tests/test_corpus_fixes.py (run by hand, never by CI).
 
     TF_ENABLE_ONEDNN_OPTS=0 /tmp/tfvenv/bin/python tests/record_tf_corpus_fixes.py   # writes tests/data/tf_corpus_fixes.json
@@ -128,7 +129,15 @@ CALLBACKS = {
     "val_accuracy_object": _direction("val_acc", "[tf.keras.metrics.SparseCategoricalAccuracy(name='acc')]"),
 }
 
-GROUPS = {"strings": STRINGS, "metrics": METRICS, "summary": SUMMARY, "callbacks": CALLBACKS}
+#: How a layer or model shows itself in a list (homl10_sequential_classifier's ``model.layers``).
+REPR = {
+    "layers": "m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name='h'), tf.keras.layers.Dropout(0.1, name='o')], name='s')\n"
+              "result = [repr(m), repr(m.layers), repr(tf.keras.layers.Dense(1, name='d'))]",
+    "subclassed": "class Mine(tf.keras.Model):\n    def call(self, x):\n        return x\n"
+                  "result = [repr(Mine(name='mine')), repr(tf.keras.layers.InputLayer(shape=(2,), name='i'))]",
+}
+
+GROUPS = {"strings": STRINGS, "metrics": METRICS, "summary": SUMMARY, "callbacks": CALLBACKS, "repr": REPR}
 
 
 def main() -> None:

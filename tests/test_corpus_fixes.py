@@ -69,3 +69,8 @@ def test_summary_shows_the_batch_size_a_model_was_built_for_as_keras_3(name: str
 @pytest.mark.parametrize("name", sorted(spec.CALLBACKS))
 def test_early_stopping_finds_a_compiled_metrics_direction_as_keras_3(name: str) -> None:
     answers_as_tf("callbacks", name, spec.CALLBACKS)
+
+
+@pytest.mark.parametrize("name", sorted(spec.REPR))
+def test_layers_and_models_show_themselves_as_keras_3(name: str) -> None:
+    answers_as_tf("repr", name, spec.REPR)
