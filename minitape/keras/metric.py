@@ -168,7 +168,12 @@ class Metric:
 
     def stateless_result(self, metric_variables: list[Any]) -> Tensor:
         """What ``result()`` would be were the metric's variables ``metric_variables`` (see
-        ``stateless_update_state``)."""
+        ``stateless_update_state``).
+
+        >>> import minitape as tf
+        >>> float(tf.keras.metrics.Mean().stateless_result([tf.constant(6.0), tf.constant(4.0)]))
+        1.5
+        """
         return self._statelessly(self.result, metric_variables)[1]
 
     def stateless_reset_state(self) -> list[Tensor]:
