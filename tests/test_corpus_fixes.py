@@ -74,3 +74,11 @@ def test_early_stopping_finds_a_compiled_metrics_direction_as_keras_3(name: str)
 @pytest.mark.parametrize("name", sorted(spec.REPR))
 def test_layers_and_models_show_themselves_as_keras_3(name: str) -> None:
     answers_as_tf("repr", name, spec.REPR)
+
+
+@pytest.mark.parametrize("refused", [lambda t: t + t, lambda t: tf.exp(t), lambda t: tf.reduce_sum(t)])
+def test_math_on_text_is_refused_without_advising_a_cast_that_cannot_work(refused) -> None:
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        refused(tf.constant(["a"]))
+    assert "got string" in str(caught.value) or "is string" in str(caught.value)
+    assert "tf.cast" not in str(caught.value)

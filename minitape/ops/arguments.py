@@ -196,7 +196,7 @@ class Dtypes:
         """
         value, types = t._value, self.types
         if type(value) not in types and type(value.dtype) not in types and t.dtype not in self.members:
-            raise self.error(f"{name} needs {self.words}, got {t.dtype.name}; {self.advice}")
+            raise self.error(f"{name} needs {self.words}, got {t.dtype.name}; {'no math op takes text.' if t.dtype.name == 'string' else self.advice}")
 
 
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)

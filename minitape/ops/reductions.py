@@ -47,8 +47,8 @@ def reduction(op: Op, doc: str) -> Callable:
     def function(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
         x = as_operand(input_tensor, op.name)
         if not x.dtype.is_numeric:
-            raise InvalidArgumentError(f"{op.name}: input_tensor is {x.dtype.name}, but only numbers reduce; "
-                                       f"cast it first, e.g. tf.cast(x, tf.int32).")
+            advice = "cast it first, e.g. tf.cast(x, tf.int32)." if x.dtype.is_bool else "text does not reduce."
+            raise InvalidArgumentError(f"{op.name}: input_tensor is {x.dtype.name}, but only numbers reduce; {advice}")
         axes = tuple(builtins.range(x.ndim)) if axis is None else distinct_axes(as_axes(axis, x.ndim, op.name), op.name)
         return apply(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
     return public(function, op.name, op, doc)
