@@ -82,3 +82,8 @@ def test_math_on_text_is_refused_without_advising_a_cast_that_cannot_work(refuse
         refused(tf.constant(["a"]))
     assert "got string" in str(caught.value) or "is string" in str(caught.value)
     assert "tf.cast" not in str(caught.value)
+
+
+def test_a_metric_refuses_text_with_keras_3s_exception_type() -> None:
+    with pytest.raises(tf.errors.UnimplementedError, match="Cast string to float is not supported"):
+        tf.keras.metrics.Mean().update_state("abc")         # TF 2.21: UnimplementedError, its Cast kernel's words

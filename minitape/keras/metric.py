@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core import dtypes, random
+from minitape.core.errors import UnimplementedError
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import initializers
 from minitape.keras.naming import unique_name
@@ -41,9 +42,11 @@ def host(value: Any) -> np.ndarray:
     >>> host([1.0, 2.0]).dtype, host(np.arange(2)).dtype
     (dtype('float32'), dtype('int64'))
     """
-    if hasattr(value, "numpy"):
-        return np.asarray(value.numpy())
-    return value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy()
+    array = np.asarray(value.numpy()) if hasattr(value, "numpy") else (
+        value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy())
+    if np.asarray(array).dtype.kind in "OSU":            # text: Keras 3's cast to the metric's dtype refuses it
+        raise UnimplementedError(f"Cast string to float is not supported: a metric takes numbers, got {value!r}.")
+    return array
 
 
 class Metric:
