@@ -54,6 +54,10 @@ STRINGS = {
     "cast_from_int": "result = tf.cast(tf.constant(1), tf.string)",
     "reduce_sum": "result = tf.reduce_sum(tf.constant(['a']))",
     "min": "result = tf.string.min",
+    "argmax": "result = tf.argmax(tf.constant(['a', 'b']))",
+    "reshape_gather_concat": "t = tf.constant(['a', 'b'])\n"
+                             "result = [repr(x.numpy()) for x in (tf.reshape(t, [2, 1]), tf.gather(t, [1]),\n"
+                             "                                    tf.concat([t, t], 0), t[1:], tf.stack([t, t]))]",
 }
 
 _MEAN = "m = tf.keras.metrics.Mean()\nm.update_state([10.0])\n"

@@ -181,6 +181,8 @@ def arg_extreme(op: Op, doc: str) -> Callable:
     """
     def function(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None) -> Tensor:
         x = as_operand(input, op.name)
+        if x.dtype is dtypes.string:            # TF registers no ArgMax/ArgMin kernel for text
+            raise InvalidArgumentError(f"{op.name}: input is string, but only numbers have a largest and smallest.")
         if axis is not None and not (type(axis) is int or isinstance(axis, Tensor) and axis.dtype.is_integer
                                      and axis.ndim == 0):
             raise TypeError(f"{op.name}: axis must be int or Tensor with integer datatype, got {axis!r}.")
