@@ -25,6 +25,7 @@ from minitape.core.backends import device
 from minitape.core.dtypes import (  # noqa: A004
     DType, as_dtype, bool_ as bool, double, float16, float32, float64, half, int8, int16, int32, int64, uint8, uint16,
 )
+from minitape.core.dtypes import string
 from minitape.core.tensor_shape import TensorShape
 from minitape.core.tensor import Tensor, Variable, constant, convert_to_tensor
 from minitape import ops

@@ -13,7 +13,7 @@ from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
 RUNNER = Path(__file__).parent / "corpus_run.py"
-HEADER = re.compile(r"^# (Source|Changed|xfail): (.*)$")
+HEADER = re.compile(r"^# (Source|Changed|Tolerance|xfail): (.*)$")
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,12 @@ class Snippet:
     @property
     def xfail(self) -> str | None:
         return self.header.get("xfail")
+
+    @property
+    def tolerance(self) -> float | None:
+        """The drift a snippet that trains in float32 declares (``# Tolerance: 1e-5 (why)``), or None."""
+        declared = self.header.get("Tolerance")
+        return float(declared.split()[0]) if declared else None
 
     def run(self, python: str, cwd, env: dict, tensorflow: bool = False) -> subprocess.CompletedProcess:
         """Run the snippet as a notebook would (tests/corpus_run.py) in a fresh process."""

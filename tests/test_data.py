@@ -78,10 +78,16 @@ def test_shuffle_seeds_and_reshuffling():
     assert sorted(epochs[:20]) == sorted(epochs[20:]) == list(range(20)) and epochs[:20] != epochs[20:]
 
 
-def test_iteration_yields_minitape_tensors_and_strings_as_bytes():
+def test_iteration_yields_minitape_tensors_strings_as_string_tensors():
     x, label = next(iter(Dataset.from_tensor_slices((np.ones((2, 3), np.float32), ["cat", "dog"]))))
     assert isinstance(x, tf.Tensor) and x.dtype == tf.float32
-    assert isinstance(label, np.bytes_) and label == b"cat"                 # minitape has no string tensors
+    assert isinstance(label, tf.Tensor) and label.dtype == tf.string and label.numpy() == b"cat"     # as TF
+
+
+def test_string_tensors_pass_through_map_and_batch():
+    words = Dataset.from_tensor_slices(["cat", "dog", "emu"]).map(lambda word: word).batch(2)
+    assert [batch.numpy().tolist() for batch in words] == [[b"cat", b"dog"], [b"emu"]]
+    assert list(Dataset.from_tensor_slices(["cat", "dog"]).filter(lambda w: w == "dog").as_numpy_iterator()) == [b"dog"]
 
 
 def test_cache_replays_a_complete_pass_only():

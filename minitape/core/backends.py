@@ -89,7 +89,7 @@ class Backend:
         Array([1., 1.], dtype=array_api_strict.float64)
         """
         if self.xp is np:
-            return array[()] if array.ndim == 0 else array     # 0-d values are NumPy scalars (faster)
+            return array[()] if array.ndim == 0 and array.dtype != object else array     # 0-d: a scalar (faster)
         native = self.dtype(dtypes.as_dtype(array.dtype))
         return self.xp.asarray(array, dtype=native, device=self.device)
 

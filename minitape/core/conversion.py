@@ -93,7 +93,9 @@ def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
     >>> to_array(1.5, np.dtype("float32")), to_array([1, 2], np.dtype("float64"))
     (array(1.5, dtype=float32), array([1., 2.]))
     """
-    if isinstance(value, str | bytes) or value is None:
+    if dtype == object or is_text(value):
+        return text_array(value, dtype)
+    if value is None:
         raise unsupported(value)
     if isinstance(value, np.ndarray | np.generic) and not value.dtype.isnative:
         value = value.astype(value.dtype.newbyteorder("="))    # big-endian data: TF reads it in the machine's order
@@ -118,6 +120,47 @@ def to_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
     elif not _converts_exactly(value, array):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {array.dtype.name}")
     return array
+
+
+def is_text(value: Any) -> bool:
+    """Whether ``value`` is text: a ``str`` or ``bytes``, a NumPy array of them, or a nested list starting with one.
+
+    >>> is_text("hi"), is_text([[b"a"], [b"b"]]), is_text(np.array(["a"])), is_text([1.0]), is_text(np.array([[]]))
+    (True, True, True, False, False)
+    """
+    if isinstance(value, np.ndarray | np.generic):        # a string tensor's own array is of objects
+        return value.dtype.kind in "SU" or (value.dtype == object and all(isinstance(v, bytes) for v in value.flat))
+    return isinstance(_numbers(value)[0] if isinstance(value, list | tuple) and value else value, str | bytes)
+
+
+def text_array(value: Any, dtype: np.dtype | None) -> np.ndarray:
+    """``value`` as the array of a ``tf.string`` tensor: NumPy's object array of ``bytes``, ``str`` encoded as UTF-8.
+
+    Numbers among the text, or text where a number's dtype is asked for, are refused as TF refuses them.
+
+    >>> text_array(["hé", b"b"], None)
+    array([b'h\\xc3\\xa9', b'b'], dtype=object)
+    >>> text_array(["a", 1], None)
+    Traceback (most recent call last):
+    ...
+    ValueError: Can't convert Python sequence with mixed types to Tensor.
+    A string tensor holds text only: give every element as a str (or bytes).
+    """
+    if dtype is not None and dtype != object:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    problem = sequence_problem(value)
+    if problem:
+        raise with_hint(ValueError(problem), "Every row of a nested list needs the same length, down to the "
+                                             "strings; for rows of different lengths TF has tf.ragged.constant.")
+    items = np.array(value, dtype=object)
+    if not all(isinstance(item, str | bytes) for item in items.flat):
+        if not is_text(value):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
+        raise with_hint(ValueError(MIXED_TYPES), "A string tensor holds text only: give every element as a str "
+                                                 "(or bytes).")
+    text = np.empty(items.shape, dtype=object)
+    text.flat[:] = [item.encode() if isinstance(item, str) else bytes(item) for item in items.flat]
+    return text
 
 
 def sequence_problem(value: Any) -> str | None:

@@ -37,9 +37,9 @@ class DType:
     __slots__ = ("name", "as_numpy_dtype_", "as_datatype_enum", "is_floating", "is_integer", "is_bool",
                  "is_unsigned", "size")
 
-    def __init__(self, name: str, enum: int) -> None:
+    def __init__(self, name: str, enum: int, numpy_name: str | None = None) -> None:
         self.name = name
-        self.as_numpy_dtype_ = np.dtype(name)
+        self.as_numpy_dtype_ = np.dtype(numpy_name or name)
         #: TensorFlow's number for the type (``types.proto``): ``as_dtype(1)`` is float32.
         self.as_datatype_enum = enum
         kind = self.as_numpy_dtype_.kind
@@ -47,17 +47,17 @@ class DType:
         self.is_integer = kind in "iu"
         self.is_bool = kind == "b"
         self.is_unsigned = kind == "u"
-        self.size = self.as_numpy_dtype_.itemsize
+        self.size = self.as_numpy_dtype_.itemsize if kind != "O" else 0     # TF: a string's size is 0
 
     @property
     def as_numpy_dtype(self) -> type:
         """The NumPy scalar type, e.g. ``numpy.float32``.
 
         >>> import minitape as tf
-        >>> tf.float32.as_numpy_dtype
-        <class 'numpy.float32'>
+        >>> tf.float32.as_numpy_dtype, tf.string.as_numpy_dtype
+        (<class 'numpy.float32'>, <class 'object'>)
         """
-        return self.as_numpy_dtype_.type
+        return object if self.as_numpy_dtype_ == object else self.as_numpy_dtype_.type
 
     @property
     def base_dtype(self) -> "DType":
@@ -80,12 +80,12 @@ class DType:
 
     @property
     def is_numeric(self) -> bool:
-        """Whether it holds numbers (everything but bool).
+        """Whether it holds numbers (everything but bool and string).
 
-        >>> tf.int32.is_numeric, tf.bool.is_numeric
-        (True, False)
+        >>> tf.int32.is_numeric, tf.bool.is_numeric, tf.string.is_numeric
+        (True, False, False)
         """
-        return not self.is_bool
+        return self.is_floating or self.is_integer
 
     @property
     def min(self) -> Any:
@@ -110,7 +110,7 @@ class DType:
         return self._limit("maximum", "max")
 
     def _limit(self, word: str, end: str) -> Any:
-        if self.is_bool:
+        if not self.is_numeric:
             raise TypeError(f"Cannot find {word} value of {self} with type {self}.")
         info = np.finfo(self.as_numpy_dtype_) if self.is_floating else np.iinfo(self.as_numpy_dtype_)
         return getattr(info, end)
@@ -168,12 +168,24 @@ uint16 = DType("uint16", 17)
 bool_ = DType("bool", 10)
 """Booleans (``tf.bool``): the results of comparisons."""
 half, double = float16, float64     # TensorFlow's other names for them
+string = DType("string", 7, "object")
+"""Byte strings (``tf.string``): each element a Python ``bytes``, held in a NumPy object array.
+Tensors of them are made, printed, read back with ``numpy()`` and passed through ``tf.identity``;
+no math op takes them.
 
+>>> import minitape as tf
+>>> tf.constant(["hi", "there"])
+<minitape.Tensor: shape=(2,), dtype=string, numpy=array([b'hi', b'there'], dtype=object)>
+"""
+
+#: The dtypes of numbers and truth values, the ones ops compute with.
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool_)
+#: Every dtype, strings included.
+EVERY = ALL + (string,)
 #: TensorFlow's names, and Python's ``float`` and ``bool``; NumPy reads "float" and ``float`` as float64.
-_BY_NAME = {**{d.name: d for d in ALL}, "half": float16, "float": float32, "double": float64}
-_BY_PYTHON_TYPE = {float: float32, bool: bool_}
-_BY_ENUM = {d.as_datatype_enum: d for d in ALL}
+_BY_NAME = {**{d.name: d for d in EVERY}, "half": float16, "float": float32, "double": float64}
+_BY_PYTHON_TYPE = {float: float32, bool: bool_, str: string, bytes: string}
+_BY_ENUM = {d.as_datatype_enum: d for d in EVERY}
 #: What NumPy reads as a dtype and TensorFlow refuses: None (NumPy's float64), and int or "int" (NumPy's int64,
 #: where TensorFlow's Python ints are int32).
 _REFUSED = (None, int, "int")
@@ -198,7 +210,7 @@ def register_native(native: Any, dtype: DType) -> None:
     _BY_NATIVE.setdefault(type(native), {})[native] = dtype
 
 
-for _d in ALL:
+for _d in EVERY:
     register_native(_d.as_numpy_dtype_, _d)
 
 
@@ -215,7 +227,7 @@ def as_dtype(type_value: Any) -> DType:
     >>> tf.as_dtype("complex64")
     Traceback (most recent call last):
     ...
-    TypeError: Cannot convert 'complex64' to a minitape dtype; minitape supports float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool.
+    TypeError: Cannot convert 'complex64' to a minitape dtype; minitape supports float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool, string.
     """
     value = type_value                                  # TF's parameter name, for as_dtype(type_value=...)
     if isinstance(value, DType):
@@ -232,7 +244,7 @@ def as_dtype(type_value: Any) -> DType:
         except TypeError:
             found = None
     if found is None:
-        known = ", ".join(d.name for d in ALL)
+        known = ", ".join(d.name for d in EVERY)
         raise TypeError(f"Cannot convert {value!r} to a minitape dtype; minitape supports {known}.")
     return found
 

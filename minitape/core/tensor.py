@@ -71,7 +71,12 @@ class _TensorLike:
         # A read-only view: NumPy may read our buffer but never write to it.  Its base is a
         # read-only memoryview (as TF's), so the view cannot be made writeable again.  A GPU
         # tensor's host copy is read-only too, so a program behaves the same on either device.
-        array = np.asarray(memoryview(np.asarray(arrays.to_numpy(self._value), dtype=dtype)).toreadonly())
+        array = np.asarray(arrays.to_numpy(self._value), dtype=dtype)
+        if array.dtype == object:                      # strings have no buffer: a read-only view of them
+            array = array.view()
+            array.flags.writeable = False
+        else:
+            array = np.asarray(memoryview(array).toreadonly())
         return array.copy() if copy else array
 
     @property
@@ -131,7 +136,7 @@ class _TensorLike:
     def _numpy_text(self, as_repr: bool = True) -> str:
         """The values as TensorFlow shows them: a text of several lines starts on a line of its own."""
         value = self.numpy()
-        text = repr(value) if as_repr and value.ndim else str(value)
+        text = repr(value) if as_repr and np.ndim(value) else str(value)
         return "\n" + text if "\n" in text else text
 
 

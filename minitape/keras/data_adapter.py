@@ -146,6 +146,18 @@ class EpochIterator:
         self.seen = 0
 
     @property
+    def spec_batch(self) -> int | None:
+        """The batch size every batch has, or None where they differ (a last, smaller batch) or a stream gives them:
+        the batch axis of Keras 3's ``tf.data`` element spec, which ``fit`` and ``evaluate`` build a model for.
+
+        >>> from minitape.keras.data_adapter import EpochIterator
+        >>> EpochIterator(np.ones(8), batch_size=4).spec_batch, EpochIterator(np.ones(10), batch_size=4).spec_batch
+        (4, None)
+        """
+        full = not self.stream and self.rows % self.batch_size == 0
+        return self.batch_size if full and not self.steps_per_epoch else None
+
+    @property
     def steps(self) -> int | None:
         """Batches per epoch: ``steps_per_epoch``, the count known, or ``None`` (the bar counts up).
 

@@ -54,6 +54,15 @@ class Configurable:
         if "__init__" in cls.__dict__:
             cls.__init__ = _records_arguments(cls.__dict__["__init__"])
 
+    def __repr__(self) -> str:
+        """The class, name and whether it is built, as Keras 3 shows a layer (or a model) in a list.
+
+        >>> import minitape as tf
+        >>> tf.keras.layers.Dense(2, name="hidden"), tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.ReLU()])
+        (<Dense name=hidden, built=False>, <Sequential name=sequential, built=True>)
+        """
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
     def get_config(self) -> dict[str, Any]:
         """The arguments that rebuild this layer: ``name``, ``trainable``, ``dtype``, then those it was made with.
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core import dtypes, random
+from minitape.core.errors import UnimplementedError
 from minitape.core.tensor import Tensor, constant
 from minitape.keras import initializers
 from minitape.keras.naming import unique_name
@@ -41,9 +42,11 @@ def host(value: Any) -> np.ndarray:
     >>> host([1.0, 2.0]).dtype, host(np.arange(2)).dtype
     (dtype('float32'), dtype('int64'))
     """
-    if hasattr(value, "numpy"):
-        return np.asarray(value.numpy())
-    return value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy()
+    array = np.asarray(value.numpy()) if hasattr(value, "numpy") else (
+        value if isinstance(value, np.ndarray | np.generic) else constant(value).numpy())
+    if np.asarray(array).dtype.kind in "OSU":            # text: Keras 3's cast to the metric's dtype refuses it
+        raise UnimplementedError(f"Cast string to float is not supported: a metric takes numbers, got {value!r}.")
+    return array
 
 
 class Metric:
@@ -152,6 +155,58 @@ class Metric:
     def __call__(self, *args: Any, **kwargs: Any) -> Tensor:
         self.update_state(*args, **kwargs)
         return self.result()
+
+    def stateless_update_state(self, metric_variables: list[Any], *args: Any, **kwargs: Any) -> list[Tensor]:
+        """Keras 3's functional form of ``update_state``: the state after taking in a batch, starting from
+        ``metric_variables`` (one value per variable), as new tensors; the metric's own variables are left as
+        they were.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> state = mean.stateless_update_state(mean.variables, [1.0, 2.0])
+        >>> [float(v) for v in state], float(mean.stateless_result(state)), float(mean.count)
+        ([3.0, 2.0], 1.5, 0.0)
+        """
+        return self._statelessly(lambda: self.update_state(*args, **kwargs), metric_variables)[0]
+
+    def stateless_result(self, metric_variables: list[Any]) -> Tensor:
+        """What ``result()`` would be were the metric's variables ``metric_variables`` (see
+        ``stateless_update_state``).
+
+        >>> import minitape as tf
+        >>> float(tf.keras.metrics.Mean().stateless_result([tf.constant(6.0), tf.constant(4.0)]))
+        1.5
+        """
+        return self._statelessly(self.result, metric_variables)[1]
+
+    def stateless_reset_state(self) -> list[Tensor]:
+        """The state ``reset_state()`` would leave, as new tensors; the metric itself is left as it was.
+
+        >>> import minitape as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([4.0])
+        >>> [float(v) for v in mean.stateless_reset_state()], float(mean.result())
+        ([0.0, 0.0], 4.0)
+        """
+        return self._statelessly(self.reset_state)[0]
+
+    def _statelessly(self, step: Any, values: list[Any] | None = None) -> tuple[list[Tensor], Any]:
+        """Run ``step`` with the variables holding ``values`` (if given); the values it leaves, and what it
+        returns.  The variables are put back as they were, whatever happens."""
+        variables = self.variables
+        if values is not None and len(values) != len(variables):
+            raise ValueError(f"Argument `metric_variables` must be a list of tensors corresponding 1:1 to "
+                             f"{type(self).__name__}().variables. Received list with length {len(values)}, but "
+                             f"expected {len(variables)} variables.")
+        saved = [variable.numpy() for variable in variables]
+        try:
+            for variable, value in zip(variables, values or ()):
+                variable.assign(value)
+            answer = step()
+            return [constant(variable.numpy()) for variable in variables], answer
+        finally:
+            for variable, value in zip(variables, saved):
+                variable.assign(value)
 
     def get_config(self) -> dict[str, Any]:
         """The name and dtype, as Keras 3 reports them.

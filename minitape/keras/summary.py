@@ -1,7 +1,9 @@
 """``model.summary()``: Keras 3's table of layers, output shapes and parameter counts.
 
-Output shapes are those of each layer's last call, with the batch axis shown as ``None``
-(a layer never called shows ``?`` and ``0 (unbuilt)``).  The table is as wide as Keras 3
+Output shapes are those of each layer's calls, with the batch axis as Keras 3 shows it: ``None`` in a
+functional model, or one built from its input shape, and in a Sequential or subclassed model built by a call
+on data, that data's batch size (Keras 3 keeps the shapes the model was built for); a layer never called
+shows ``?`` and ``0 (unbuilt)``.  The table is as wide as Keras 3
 makes it: ``line_length`` if given, else 88 characters, or 4 fewer than the terminal has
 (``shutil.get_terminal_size``: 80 columns when the output is not a terminal, so a notebook's
 or a captured table is 76 wide); the columns take 45%, 35% and 20% of it, and a word too long
@@ -15,7 +17,7 @@ Model: "tiny"
 ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓
 ┃ Layer (type)                    ┃ Output Shape           ┃       Param # ┃
 ┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩
-│ hidden (Dense)                  │ (None, 3)              │            15 │
+│ hidden (Dense)                  │ (2, 3)                 │            15 │
 └─────────────────────────────────┴────────────────────────┴───────────────┘
  Total params: 15 (60.00 B)
  Trainable params: 15 (60.00 B)
@@ -83,6 +85,35 @@ def _shape(shape: Any) -> str:
     return "(" + ", ".join("None" if n is None else str(n) for n in shape) + ")"
 
 
+def built_batch(model: Any) -> int | None:
+    """The batch size Keras 3 shows in ``model``'s output shapes: that of the data a Sequential or subclassed
+    model was built by (its first call, or ``build``); None for a functional model, or a Sequential one that
+    knows its input shape (it builds from a symbolic input, as the layers called in a functional model do).
+
+    >>> import minitape as tf
+    >>> from minitape.keras.summary import built_batch
+    >>> called = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    >>> _ = called(tf.ones((5, 3)))
+    >>> shaped = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    >>> built_batch(called), built_batch(shaped)
+    (5, None)
+    """
+    layers = getattr(model, "_layers", [])
+    if hasattr(model, "_outputs") or (layers and getattr(layers[0], "input_shape_hint", None) is not None):
+        return None
+    if hasattr(model, "_spec_batch"):         # built by fit or evaluate: for the batches' spec (see data_adapter)
+        return model._spec_batch
+    shape = getattr(model, "_build_input_shape", None)
+    return shape[0] if isinstance(shape, tuple) and shape else None
+
+
+def _batched(shape: Any, batch: int | None) -> Any:
+    """``shape`` with its unknown batch size (or each one's, for a list) made ``batch``."""
+    if isinstance(shape, list):
+        return [_batched(s, batch) for s in shape]
+    return (batch, *shape[1:]) if isinstance(shape, tuple) and shape and shape[0] is None else shape
+
+
 def _wrap(cell: str, width: int) -> list[str]:
     """A cell's lines: wrapped at spaces, a word longer than the column cut with ``…`` (rich's ellipsis)."""
     words = [word if len(word) <= width else word[:width - 1] + "…" for word in cell.split(" ")]
@@ -120,9 +151,12 @@ def print_summary(model: Any, print_fn: Callable[[str], Any] | None = None, line
     lines = [f'Model: "{model.name}"', _rule("┏", "━", "┳", "┓", widths),
              *_row(["Layer (type)", "Output Shape", "Param #"], "┃", "┃", "┃", align, widths),
              _rule("┡", "━", "╇", "┩", widths)]
+    batch = built_batch(model)
     for k, layer in enumerate(model.layers):
         params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-        lines += _row([f"{layer.name} ({type(layer).__name__})", _shape(layer.output_shape), params], "│", "│", "│",
+        # A functional model among the layers shows its symbolic outputs' shapes, as in Keras 3.
+        shape = layer.output_shape if hasattr(layer, "_outputs") else _batched(layer.output_shape, batch)
+        lines += _row([f"{layer.name} ({type(layer).__name__})", _shape(shape), params], "│", "│", "│",
                       align, widths)
         last = k == len(model.layers) - 1
         lines.append(_rule("└", "─", "┴", "┘", widths) if last else _rule("├", "─", "┼", "┤", widths))

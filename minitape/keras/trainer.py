@@ -224,6 +224,8 @@ class Trainer(Reporting):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays.")
             (x, y, sample_weight), validation_data = data_adapter.split_arrays((x, y, sample_weight), validation_split)
         batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
+        if not self.built:                   # Keras 3 builds it for its data's batch spec: summary() shows that
+            self._spec_batch = batches.spec_batch
         verbose = _verbosity(verbose)
         # As Keras 3: a History is added after the given callbacks (so it sees the logs they add to).
         callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs,
@@ -266,6 +268,8 @@ class Trainer(Reporting):
                   callbacks: CallbackList) -> dict[str, float]:
         """One pass of ``test_step`` over the batches, telling ``callbacks``: the metrics' values at the end."""
         self.reset_metrics()
+        if not self.built:
+            self._spec_batch = batches.spec_batch
         bar = ProgressBar(batches.steps, verbose)
         logs: dict[str, float] = {}
         callbacks.on_test_begin()

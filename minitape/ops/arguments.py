@@ -64,7 +64,7 @@ def like(value: Any, other: Tensor, name: str = "") -> Tensor:
         return _refused_number(value, other, name)      # 3 is not True, nor True an int8, to TF
     if kind is float or kind is int:
         if by_type.get(type(array)) is np:
-            if kind is int or type(array.dtype) in FLOATING:
+            if (kind is int and array.dtype.kind != "O") or type(array.dtype) in FLOATING:     # "O": strings
                 try:
                     if -_FITS_ALL <= value <= _FITS_ALL:    # NumPy's fast path: a scalar, no conversion rules
                         return wrap(array.dtype.type(value))
@@ -196,7 +196,7 @@ class Dtypes:
         """
         value, types = t._value, self.types
         if type(value) not in types and type(value.dtype) not in types and t.dtype not in self.members:
-            raise self.error(f"{name} needs {self.words}, got {t.dtype.name}; {self.advice}")
+            raise self.error(f"{name} needs {self.words}, got {t.dtype.name}; {'no math op takes text.' if t.dtype.name == 'string' else self.advice}")
 
 
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)

@@ -13,16 +13,19 @@ The bitwise ops (``&``, ``|``, ``^``, ``~`` on integers) are here too: integers 
 from __future__ import annotations
 
 from minitape.core import dtypes
-from minitape.ops.arguments import ANY, BOOLS, FLOATS, Dtypes
+from minitape.ops.arguments import BOOLS, FLOATS, Dtypes
 from minitape.ops.elementwise import binary, unary
 
-equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, accepts=ANY, doc="""
+#: ``==`` and ``!=`` compare strings too (``tf.string``), as TF registers them.
+_EQUATABLE = Dtypes(dtypes.EVERY, "", "")
+equal = binary("equal", lambda xp, x, y: xp.equal(x, y), None, None, accepts=_EQUATABLE, doc="""
     Elementwise ``x == y``.
 
     >>> tf.equal([1.0, 2.0], 2.0).numpy()
     array([False,  True])
     """)
-not_equal = binary("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, None, accepts=ANY, doc="""
+not_equal = binary("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, None, accepts=_EQUATABLE,
+                   doc="""
     Elementwise ``x != y``.
 
     >>> tf.not_equal([1.0, 2.0], 2.0).numpy()

@@ -17,13 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from minitape.core import backends, dtypes
-from minitape.core.errors import InvalidArgumentError
+from minitape.core.errors import InvalidArgumentError, UnimplementedError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
-from minitape.ops.arguments import (
-    ANY, DIVISIBLE, FLOATS, NUMBERS, SIGNED, Dtypes, as_operand, check_broadcast, nonzero_divisor, operands, pair,
-    under_tfs_name,
-)
+from minitape.ops.arguments import (ANY, DIVISIBLE, FLOATS, NUMBERS, SIGNED, Dtypes, as_operand, check_broadcast,
+                                    nonzero_divisor, operands, pair, under_tfs_name)
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
 from minitape.ops.fast_path import run
@@ -240,7 +238,7 @@ relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: _relu
     >>> tf.nn.relu([-1.0, 2.0]).numpy()
     array([0., 2.], dtype=float32)
     """)
-identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,                     accepts=ANY, argument="input", doc="""
+identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,    accepts=Dtypes(dtypes.EVERY, "", ""), argument="input", doc="""
     The same value, as a new tensor (gradients pass straight through).
 
     >>> tf.identity([1.0]).numpy()
@@ -383,6 +381,8 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     target = dtypes.as_dtype(dtype)
     if x.dtype is target:
         return identity(x)
+    if dtypes.string in (x.dtype, target):          # TF parses text with tf.strings.to_number, not a cast
+        raise UnimplementedError(f"Cast {x.dtype.name} to {target.name} is not supported [Op:Cast]")
     return apply(_CAST, (x,), {"dtype": target})
 
 

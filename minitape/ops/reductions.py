@@ -46,9 +46,9 @@ def reduction(op: Op, doc: str) -> Callable:
     """
     def function(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
         x = as_operand(input_tensor, op.name)
-        if x.dtype is dtypes.bool_:
-            raise InvalidArgumentError(f"{op.name}: input_tensor is bool, but only numbers reduce; "
-                                       f"cast it first, e.g. tf.cast(x, tf.int32).")
+        if not x.dtype.is_numeric:
+            advice = "cast it first, e.g. tf.cast(x, tf.int32)." if x.dtype.is_bool else "text does not reduce."
+            raise InvalidArgumentError(f"{op.name}: input_tensor is {x.dtype.name}, but only numbers reduce; {advice}")
         axes = tuple(builtins.range(x.ndim)) if axis is None else distinct_axes(as_axes(axis, x.ndim, op.name), op.name)
         return apply(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
     return public(function, op.name, op, doc)
@@ -181,6 +181,8 @@ def arg_extreme(op: Op, doc: str) -> Callable:
     """
     def function(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None) -> Tensor:
         x = as_operand(input, op.name)
+        if x.dtype is dtypes.string:            # TF registers no ArgMax/ArgMin kernel for text
+            raise InvalidArgumentError(f"{op.name}: input is string, but only numbers have a largest and smallest.")
         if axis is not None and not (type(axis) is int or isinstance(axis, Tensor) and axis.dtype.is_integer
                                      and axis.ndim == 0):
             raise TypeError(f"{op.name}: axis must be int or Tensor with integer datatype, got {axis!r}.")

@@ -7,7 +7,6 @@
 #   and uint8 labels 0-9, and the reshapes' 60000/10000 -> 700/100, the validation split's 10000 -> 200; `verbose=0` added
 #   to fit/evaluate/predict (progress-bar timings); `model.fit(...)` -> `history = model.fit(...)` (its repr prints an
 #   address); an added last line shows the reloaded model's `summary()`
-# xfail: `model.summary()` draws its table wider than Keras 3 does (the rows' contents match)
 import numpy as np
 import minitape as tf
 from minitape import keras

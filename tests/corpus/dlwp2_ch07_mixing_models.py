@@ -4,8 +4,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
 #   import ...`; imports of the chapter's first cell added; each model's `summary()` shown by an added last line where the
 #   book shows none
-# xfail: `model.summary()` draws its table wider than Keras 3 does; and a subclassed model built by a call on a (2, 3) array
-#   shows Output Shape `(None, 64)` where Keras 3 shows the batch size of that call, `(2, 64)`
 import numpy as np
 import minitape as tf
 from minitape import keras

@@ -3,7 +3,6 @@
 #   metrics"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `import keras`/`from keras import ...` -> `from minitape import
 #   keras`/`from minitape.keras import ...`; `import keras` (the chapter's first cell) and `import minitape as tf` added
-# xfail: `Metric.stateless_update_state`/`stateless_result`/`stateless_reset_state` do not exist
 import minitape as tf
 from minitape import keras
 # %%

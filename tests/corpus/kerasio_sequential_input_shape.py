@@ -3,8 +3,6 @@
 # Changed: `import tensorflow as tf` -> `import minitape as tf`, `from tensorflow(.keras) import ...` -> `from minitape(.keras)
 #   import ...`; cells split where the guide's text blocks split them; `model.layers` shown as `[layer.name for layer in
 #   model.layers]` (the reprs print addresses)
-# xfail: `model.summary()` draws its table wider than Keras 3 does; and a Sequential model built by a call on a (1, 4) tensor
-#   shows Output Shape `(None, 2)` where Keras 3 shows that call's batch size, `(1, 2)`
 # %%
 import minitape as tf
 from minitape import keras

@@ -1,7 +1,6 @@
 # Source: https://github.com/aymericdamien/TensorFlow-Examples/blob/master/tensorflow_v2/notebooks/1_Introduction/helloworld.ipynb
 #   (aymericdamien/TensorFlow-Examples, tensorflow_v2/notebooks/1_Introduction/helloworld.ipynb), "Hello World"
 # Changed: `import tensorflow as tf` -> `import minitape as tf`
-# xfail: string tensors: `tf.constant("hello world")` raises ValueError (unsupported type str)
 # %%
 import minitape as tf
 # %%

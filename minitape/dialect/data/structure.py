@@ -37,7 +37,7 @@ AUTOTUNE = -1
 
 
 class _StringType:
-    """``tf.string`` in a spec: minitape has no string tensors, only NumPy bytes arrays."""
+    """``tf.string`` in a spec: the pipeline keeps text as NumPy bytes arrays and hands it out as string tensors."""
     name = "string"
 
     def __repr__(self) -> str:
@@ -145,8 +145,8 @@ def to_array_leaf(value: Any) -> Any:
     """One leaf as the pipeline keeps it: a NumPy array by TF's dtype rules (str as bytes); datasets stay."""
     if isinstance(value, Node):
         return value
-    if isinstance(value, Tensor):
-        return value.numpy()
+    if isinstance(value, Tensor):                     # a string tensor's bytes are kept as NumPy's bytes array
+        return value._value.astype("S") if value.dtype is dtypes.string else value.numpy()
     array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
     if array is None:
         probe = np.asarray(value)
@@ -165,10 +165,12 @@ def to_arrays(element: Any) -> Any:
 
 
 def as_tensor_leaf(leaf: Any) -> Any:
-    """One leaf as the user sees it: a minitape tensor (strings and datasets as they are)."""
-    if isinstance(leaf, np.ndarray) and leaf.dtype.kind not in "SU":
+    """One leaf as the user sees it: a minitape tensor (bytes a ``tf.string`` one; datasets as they are)."""
+    if isinstance(leaf, np.ndarray | np.generic) and leaf.dtype.kind == "S":
+        return wrap(np.asarray(leaf).astype(object))
+    if isinstance(leaf, np.ndarray):
         return wrap(leaf)
-    if isinstance(leaf, np.generic) and leaf.dtype.kind not in "SU":
+    if isinstance(leaf, np.generic):
         return wrap(np.asarray(leaf))
     return leaf
 
@@ -182,7 +184,12 @@ def leaf_spec(leaf: Any) -> Any:
     """The spec of one leaf: its shape and dtype."""
     if isinstance(leaf, Node):
         return DatasetSpec(leaf.element_spec)
-    return tensor_spec(np.shape(leaf), STRING if np.asarray(leaf).dtype.kind in "SU" else np.asarray(leaf).dtype)
+    if isinstance(leaf, Tensor) and leaf.dtype is dtypes.string:
+        return tensor_spec(tuple(leaf.shape), STRING)
+    dtype = np.asarray(leaf).dtype
+    if dtype.kind == "O":              # no tensor (a spec, an object): a traced spec gives up, as it did before strings
+        raise TypeError(f"tf.data: {leaf!r} is not a tensor, so it has no spec")
+    return tensor_spec(np.shape(leaf), STRING if dtype.kind in "SU" else dtype)
 
 
 def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:

@@ -55,7 +55,7 @@ class MonitorCallback(Callback):
             name = self.monitor.removeprefix("val_")
             if name == "loss":
                 self.monitor_op = operator.lt
-            for metric in getattr(self.model, "metrics", None) or []:
+            for metric in _every_metric(self.model):
                 if metric.name == name and name != "loss":
                     up = getattr(metric, "_direction", "up" if name in _HIGHER_IS_BETTER else "down") == "up"
                     self.monitor_op = operator.gt if up else operator.lt
@@ -69,6 +69,24 @@ class MonitorCallback(Callback):
 
     def _is_improvement(self, value: float, reference: float | None) -> bool:
         return reference is None or bool(self.monitor_op(value - self.min_delta, reference))
+
+
+def _every_metric(model: Any) -> list[Any]:
+    """The model's metrics, with those ``compile`` was given taken out of the ``CompileMetrics`` that holds them
+    (where Keras 3 looks for a metric's direction).
+
+    >>> import minitape as tf
+    >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    >>> model.compile(loss="mse", metrics=["mae"])
+    >>> _ = model.evaluate(np.ones((2, 3)), np.ones((2, 1)), verbose=0)
+    >>> [metric.name for metric in _every_metric(model)]
+    ['loss', 'mae']
+    """
+    found = []
+    for metric in getattr(model, "metrics", None) or []:
+        inner = getattr(metric, "metrics", None)
+        found += inner if isinstance(inner, list) else [metric]
+    return found
 
 
 class EarlyStopping(MonitorCallback):
