@@ -94,3 +94,22 @@ def test_attention_einsums_first_and_second_derivatives():
 def test_the_causal_mask_is_made_once_per_length():
     assert causal_mask(5, 5) is causal_mask(5, 5)
     assert causal_mask(5, 4).shape == (1, 5, 4)
+
+
+def test_split_and_unstack_first_and_second_derivatives():
+    x = np.random.default_rng(1).standard_normal((2, 4, 3))
+    check_first_and_second(lambda t: tf.concat([p * p for p in tf.unstack(t, axis=1)[::2]], axis=-1), x)   # two unused
+    check_first_and_second(lambda t: tf.split(t, [1, -1], axis=2)[1] ** 3, x)
+    check_first_and_second(lambda t: tf.split(t, 4, axis=1)[2] * tf.split(t, 4, axis=1)[0], x)
+    check_first_and_second(lambda t: tf.stack([tf.sin(p) for p in tf.unstack(t, axis=0)], axis=2), x)
+
+
+def test_split_and_unstack_are_one_tape_entry_each():
+    """A getitem per piece would fill a zero buffer the size of the whole tensor per piece in the backward pass."""
+    x = tf.ones((2, 100, 3))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        steps, halves = tf.unstack(x, axis=1), tf.split(x, 2, axis=1)
+    assert [e.label for e in tape.entries()] == ["unstack", "split"]
+    assert len(tape.entries()[0].outputs) == 100 and tape.memory_info()["current"] == 0
+    assert tape.gradient([steps[3], halves[1]], x).numpy()[0, :, 0].tolist() == [0.0] * 3 + [1.0] + [0.0] * 46 + [1.0] * 50
