@@ -284,6 +284,9 @@ class LSTMCell(DropoutCell):
         """
         h_previous, c_previous = states[0], states[1]
         z = projected + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
+        if self.activation is ops.tanh and self.recurrent_activation is ops.sigmoid:     # Keras' defaults
+            h, c = ops.split(ops.lstm_cell(z, c_previous), 2, axis=1)      # one primitive for the dozen ops below
+            return h, [h, c]
         z_i, z_f, z_c, z_o = ops.split(z, 4, axis=1)         # one tape entry, where four slices are four
         i, f, o = self.recurrent_activation(z_i), self.recurrent_activation(z_f), self.recurrent_activation(z_o)
         c = f * c_previous + i * self.activation(z_c)
