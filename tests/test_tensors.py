@@ -108,3 +108,15 @@ def test_float_only_ops_reject_integers():
 def test_bad_shapes_and_axes_are_named(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call()
+
+
+def test_assigning_an_array_takes_a_copy_of_it():
+    """The fast path for an array already of the variable's dtype and shape copies it, as the general one does."""
+    v, update = tf.Variable(np.zeros(3, np.float32)), np.ones(3, np.float32)
+    v.assign(update)
+    update[0] = 7.0
+    assert v.numpy().tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="Shape mismatch"):
+        v.assign(np.ones(2, np.float32))
+    v.assign(np.full(3, 2.0))                           # an array of another dtype is converted, as TF does
+    assert v.dtype == tf.float32 and v.numpy().tolist() == [2.0, 2.0, 2.0]
