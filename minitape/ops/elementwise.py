@@ -382,7 +382,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     x = as_operand(x, "cast")
     target = dtypes.as_dtype(dtype)
     if x.dtype is target:
-        return identity(x)
+        return x                    # as TF's cast: the tensor itself, no op (optimizers cast every gradient)
     return apply(_CAST, (x,), {"dtype": target})
 
 
