@@ -94,3 +94,51 @@ def test_attention_einsums_first_and_second_derivatives():
 def test_the_causal_mask_is_made_once_per_length():
     assert causal_mask(5, 5) is causal_mask(5, 5)
     assert causal_mask(5, 4).shape == (1, 5, 4)
+
+
+def test_split_and_unstack_first_and_second_derivatives():
+    x = np.random.default_rng(1).standard_normal((2, 4, 3))
+    check_first_and_second(lambda t: tf.concat([p * p for p in tf.unstack(t, axis=1)[::2]], axis=-1), x)   # two unused
+    check_first_and_second(lambda t: tf.split(t, [1, -1], axis=2)[1] ** 3, x)
+    check_first_and_second(lambda t: tf.split(t, 4, axis=1)[2] * tf.split(t, 4, axis=1)[0], x)
+    check_first_and_second(lambda t: tf.stack([tf.sin(p) for p in tf.unstack(t, axis=0)], axis=2), x)
+
+
+def test_split_and_unstack_are_one_tape_entry_each():
+    """A getitem per piece would fill a zero buffer the size of the whole tensor per piece in the backward pass."""
+    x = tf.ones((2, 100, 3))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        steps, halves = tf.unstack(x, axis=1), tf.split(x, 2, axis=1)
+    assert [e.label for e in tape.entries()] == ["unstack", "split"]
+    assert len(tape.entries()[0].outputs) == 100 and tape.memory_info()["current"] == 0
+    assert tape.gradient([steps[3], halves[1]], x).numpy()[0, :, 0].tolist() == [0.0] * 3 + [1.0] + [0.0] * 46 + [1.0] * 50
+
+
+def test_lstm_cell_first_and_second_derivatives():
+    rng = np.random.default_rng(2)
+    z, c = rng.standard_normal((3, 8)), rng.standard_normal((3, 2))
+    check_first_and_second(lambda t: tf.ops.lstm_cell(t, tf.constant(c)), z)
+    check_first_and_second(lambda t: tf.ops.lstm_cell(tf.constant(z), t) ** 2, c)
+
+
+def test_lstm_cell_equals_the_ops_it_fuses_and_records_once():
+    """LSTMCell with Keras' default activations runs one lstm_cell: the same floats, gradients and fewer entries."""
+    tf.keras.utils.set_random_seed(0)
+    fused, plain = tf.keras.layers.LSTMCell(3), tf.keras.layers.LSTMCell(3, activation=lambda v: tf.tanh(v))
+    x, states = tf.constant(np.random.default_rng(3).standard_normal((2, 4)).astype(np.float32)), [tf.ones((2, 3))] * 2
+    fused.build((None, 4)), plain.build((None, 4))
+    for a, b in zip(plain.weights, fused.weights):
+        a.assign(b)
+    answers = []
+    for cell in (fused, plain):
+        with tf.GradientTape() as tape:
+            h, (_, c) = cell(x, states)
+            total = tf.reduce_sum(h * c)
+        recorded = len(tape.entries())
+        answers.append((h.numpy(), c.numpy(), [g.numpy() for g in tape.gradient(total, cell.weights)], recorded))
+    (h1, c1, g1, n1), (h2, c2, g2, n2) = answers
+    np.testing.assert_array_equal(h1, h2), np.testing.assert_array_equal(c1, c2)
+    for a, b in zip(g1, g2):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert n2 - n1 == 8          # ten ops (a split, five activations, four arithmetic) become lstm_cell and a split

@@ -108,3 +108,25 @@ def test_float_only_ops_reject_integers():
 def test_bad_shapes_and_axes_are_named(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call()
+
+
+def test_assigning_an_array_takes_a_copy_of_it():
+    """The fast path for an array already of the variable's dtype and shape copies it, as the general one does."""
+    v, update = tf.Variable(np.zeros(3, np.float32)), np.ones(3, np.float32)
+    v.assign(update)
+    update[0] = 7.0
+    assert v.numpy().tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="Shape mismatch"):
+        v.assign(np.ones(2, np.float32))
+    v.assign(np.full(3, 2.0))                           # an array of another dtype is converted, as TF does
+    assert v.dtype == tf.float32 and v.numpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_cast_to_the_same_dtype_is_the_tensor_itself():
+    """As TF's cast (math_ops.cast returns x when its dtype is the target already): no op is run or recorded."""
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.cast(x, tf.float32)
+    assert y is x and not tape.entries()
+    assert tf.cast(x, tf.float64).dtype == tf.float64

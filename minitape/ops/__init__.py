@@ -23,6 +23,7 @@ Each family is a module, and each module builds only on those before it:
 * ``windows``, ``convolution``, ``pooling``: images (NHWC);
 * ``transposed_convolution``: ``conv2d_transpose``, a convolution's input gradient as an op of its own;
 * ``normalization``: moments and batch normalization;
+* ``recurrent``: the LSTM cell's arithmetic as one primitive (TF's ``LSTMBlockCell``);
 * ``operators``: Python's ``+ - * / @ [] == & | ^ ~`` on tensors.
 
 The machinery they share ([`Op`][minitape.core.primitive.Op], [`apply`][minitape.core.primitive.apply],
@@ -76,4 +77,5 @@ from minitape.ops.scatter import (  # noqa: F401
     gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
 )
 from minitape.ops.splitting import meshgrid, repeat, reverse, roll, split, unstack  # noqa: F401
+from minitape.ops.recurrent import lstm_cell  # noqa: F401
 from minitape.ops.comparisons import left_shift, right_shift  # noqa: F401

@@ -117,6 +117,8 @@ def _einsum_vjp(k, g, ans, *inputs, terms, output):
     kept = "".join(c for c in terms[k] if c in available)
     spec = ",".join([output] + [t for t, _ in others]) + "->" + kept
     grad = apply(_EINSUM, (g, *[x for _, x in others]), {"terms": tuple(spec.split("->")[0].split(",")), "output": kept})
+    if kept == terms[k]:
+        return grad                     # no letter of input k was summed alone: nothing to broadcast back
     shape = tuple(n if c in available else 1 for c, n in zip(terms[k], inputs[k].shape))
     return broadcast_to(reshape(grad, shape), inputs[k].shape)
 

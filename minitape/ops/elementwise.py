@@ -380,7 +380,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     x = as_operand(x, "cast")
     target = dtypes.as_dtype(dtype)
     if x.dtype is target:
-        return identity(x)
+        return x                    # as TF's cast: the tensor itself, no op (optimizers cast every gradient)
     if dtypes.string in (x.dtype, target):          # TF parses text with tf.strings.to_number, not a cast
         raise UnimplementedError(f"Cast {x.dtype.name} to {target.name} is not supported [Op:Cast]")
     return apply(_CAST, (x,), {"dtype": target})

@@ -2,9 +2,11 @@
 
 Each moves values without changing them, so each derivative moves the gradient back.
 ``reverse`` and ``roll`` are primitives whose VJPs are themselves (reverse the same axes,
-roll the other way); the others are built from ops that already have derivatives: a piece
-of a ``split`` is a slice, a ``repeat`` is a ``gather`` (repeated rows sum their gradients)
-and a ``meshgrid`` is a ``broadcast_to`` (its gradient sums over the copies).
+roll the other way).  ``split`` and ``unstack`` are one step on the tape with an output per
+piece, as TF's ``Split`` and ``Unpack`` ([`Pieces`][minitape.ops.splitting.Pieces]): the backward step
+joins the pieces' gradients with one ``concat`` or ``stack``.  The others are built from ops that
+already have derivatives: a ``repeat`` is a ``gather`` (repeated rows sum their gradients) and a
+``meshgrid`` is a ``broadcast_to`` (its gradient sums over the copies).
 
 >>> import minitape as tf
 >>> [piece.numpy() for piece in tf.split(tf.range(6), [2, -1], axis=0)]
@@ -15,6 +17,7 @@ array([4, 1, 2, 3], dtype=int32)
 from __future__ import annotations
 
 import builtins
+from collections.abc import Container
 from typing import Any
 
 import numpy as np
@@ -22,11 +25,14 @@ import numpy as np
 from minitape.core import backends
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.messages import kernel_text, mixed_dtypes_text, with_hint
-from minitape.core.primitive import Op, apply
-from minitape.core.tensor import Tensor
+from minitape.core.entry import Entry
+from minitape.core.primitive import Discarded, Op, apply
+from minitape.core.state import record, state
+from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import as_operand, ints, plain
 from minitape.ops.broadcasting import broadcast_to
-from minitape.ops.indexing import gather, getitem
+from minitape.ops.creation import zeros_like
+from minitape.ops.indexing import concat, gather, stack
 from minitape.ops.shapes import reshape
 
 
@@ -36,9 +42,55 @@ def _refusal(kernel: str, text: str, hint: str, name: str | None = "") -> Invali
     return with_hint(InvalidArgumentError(full if name is not None else full.removesuffix(" name: ")), hint)
 
 
-def _along(x: Tensor, axis: int, part: Any) -> Tensor:
-    """``x[..., part, ...]`` with ``part`` (a slice or an int) on ``axis``: a getitem, whose VJP writes back."""
-    return getitem(x, (slice(None),) * axis + (part,))
+class Pieces(Entry):
+    """A tensor cut along ``axis`` into pieces (slices for ``split``, ints for ``unstack``): one tape entry.
+
+    Its backward step joins the pieces' gradients, zeros for a piece that has none, with one
+    ``concat`` (slices) or ``stack`` (ints), both minitape ops, so a recording tape can differentiate
+    it again.  A ``getitem`` per piece would write each piece's gradient into zeros the size of the
+    whole tensor: ``T`` pieces, ``T`` whole-size buffers to fill and add.
+
+    >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     first, second = tf.unstack(x, axis=1)
+    ...     y = 3.0 * first
+    >>> tape.entries()[0].label, tape.gradient(y, x).numpy()
+    ('unstack', array([[3., 0.],
+           [3., 0.]], dtype=float32))
+    """
+
+    __slots__ = ("inputs", "outputs", "label", "axis", "record", "pieces")
+
+    def __init__(self, label: str, x: Tensor, pieces: list[Tensor], axis: int) -> None:
+        self.label, self.axis = label, axis
+        self.inputs, self.outputs = (x._id,), tuple(p._id for p in pieces)
+        self.record, self.pieces = Discarded.of(x), [Discarded.of(p) for p in pieces]
+
+    def backward(self, output_grads: list[Tensor | None], needed: Container[int]) -> list[Tensor | None]:
+        if self.inputs[0] not in needed:
+            return [None]
+        grads = [zeros_like(spec) if g is None else g for g, spec in zip(output_grads, self.pieces)]
+        joined = stack(grads, axis=self.axis) if self.label == "unstack" else concat(grads, axis=self.axis)
+        return [joined]
+
+    def kept(self) -> list[tuple[int | str, Tensor]]:
+        return []
+
+    def input_specs(self) -> list[Discarded]:
+        return [self.record]
+
+    def output_specs(self) -> list[Discarded]:
+        return list(self.pieces)
+
+
+def _cut(label: str, x: Tensor, axis: int, parts: list[Any]) -> list[Tensor]:
+    """``x[..., part, ...]`` for each of ``parts`` (slices or ints) on ``axis``, recorded as one ``Pieces`` entry."""
+    lead = (slice(None),) * axis
+    pieces = [wrap(x._value[lead + (part, ...)]) for part in parts]      # the standard wants the ... said
+    if state.tapes and pieces and backends.is_floating(x._value):
+        record(Pieces(label, x, pieces, axis))
+    return pieces
 
 
 # --------------------------------------------------------------------------- split and unstack
@@ -68,7 +120,7 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = 
     size = x.shape[position]
     sizes = _equal_sizes(int(given), size, position, name) if counted else _sizes(given, size, num, name)
     starts = np.cumsum([0, *sizes])
-    return [_along(x, position, slice(int(a), int(b))) for a, b in zip(starts[:-1], starts[1:])]
+    return _cut("split", x, position, [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])])
 
 
 def _equal_sizes(count: int, size: int, axis: int, name: str) -> list[int]:
@@ -136,7 +188,7 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if num is not None and num != x.shape[axis]:
         raise _refusal("Unpack", f"Input shape axis {axis} must equal {num}, got shape "
                                  f"[{','.join(map(str, x.shape))}]", f"unstack: num must be {x.shape[axis]}.", name)
-    return [_along(x, axis, k) for k in builtins.range(x.shape[axis])]
+    return _cut("unstack", x, axis, list(builtins.range(x.shape[axis])))
 
 
 # --------------------------------------------------------------------------- reverse and roll

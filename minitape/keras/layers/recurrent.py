@@ -65,9 +65,10 @@ def run_steps(step: Callable, sequences: Tensor, states: list[Tensor], mask: Ten
     (array([6.], dtype=float32), array([6.], dtype=float32))
     """
     times = range(known_size(sequences, 1))
+    inputs = ops.unstack(sequences, num=len(times), axis=1)     # one tape entry, its gradient one stack
     outputs: list[Tensor] = []
     for t in reversed(times) if go_backwards else times:
-        output, new_states = step(sequences[:, t], states)
+        output, new_states = step(inputs[t], states)
         new_states = list(new_states) if isinstance(new_states, list | tuple) else [new_states]
         if mask is not None:
             keep = ops.expand_dims(mask[:, t], -1)
@@ -185,9 +186,12 @@ class RNN(Layer):
             mask = ops.cast(mask, dtypes.bool)
         kwargs = {"training": training} if isinstance(self.cell, Layer) and takes_training(type(self.cell)) else {}
         cell = self.cell if callable(self.cell) else self.cell.call
+        step = lambda x, s: cell(x, s, **kwargs)       # noqa: E731
+        projected = self.cell.project_inputs(sequences, training) if hasattr(self.cell, "project_inputs") else None
+        if projected is not None:       # every step's input through the kernel at once: one matmul, not one a step
+            sequences, step = projected, lambda z, s: self.cell.step(z, s, training)   # noqa: E731
         try:
-            last, outputs, states = run_steps(lambda x, s: cell(x, s, **kwargs), sequences, states, mask,
-                                              self.go_backwards,
+            last, outputs, states = run_steps(step, sequences, states, mask, self.go_backwards,
                                               self.zero_output_for_mask)
         finally:
             if hasattr(self.cell, "reset_dropout_masks"):

@@ -250,15 +250,45 @@ class LSTMCell(DropoutCell):
         >>> round(float(c[0, 0]), 4)                   # the forget gate sigmoid(1) keeps 73% of the carry
         1.4621
         """
+        return self.step(self._projected(self._dropped(inputs, "input", training)), states, training)
+
+    def project_inputs(self, sequences: Tensor, training: bool | None = False) -> Tensor | None:
+        """Every time step's ``x_t @ kernel + bias`` at once, for ``RNN`` to hand to ``step`` one by one:
+        one matmul for the sequence instead of one per step.  None while input dropout is on (a training
+        call with ``dropout``): then each step's input is masked first.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.LSTMCell(2)
+        >>> cell.build((None, 3))
+        >>> cell.project_inputs(tf.ones((4, 5, 3))).shape
+        TensorShape([4, 5, 8])
+        """
+        if training and 0.0 < self.dropout < 1.0:
+            return None
+        return self._projected(sequences)
+
+    def _projected(self, x: Tensor) -> Tensor:
+        """``x @ kernel + bias`` over the last axis of ``x`` (a step's input, or a whole sequence's)."""
+        z = ops.matmul(x, self.kernel)
+        return z if self.bias is None else z + self.bias
+
+    def step(self, projected: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, list[Tensor]]:
+        """One step from this step's projected input ``x_t @ kernel + bias`` (see ``project_inputs``).
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.LSTMCell(1, kernel_initializer="zeros", recurrent_initializer="zeros")
+        >>> cell.build((None, 1))
+        >>> h, (_, c) = cell.step(tf.constant([[0.0, 1.0, 0.0, 0.0]]), [tf.zeros((1, 1)), tf.constant([[2.0]])])
+        >>> round(float(c[0, 0]), 4)
+        1.4621
+        """
         h_previous, c_previous = states[0], states[1]
-        z = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
-        z = z + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
-        if self.bias is not None:
-            z = z + self.bias
-        n = self.units
-        i = self.recurrent_activation(z[:, :n])
-        f = self.recurrent_activation(z[:, n:2 * n])
-        c = f * c_previous + i * self.activation(z[:, 2 * n:3 * n])
-        o = self.recurrent_activation(z[:, 3 * n:])
+        z = projected + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
+        if self.activation is ops.tanh and self.recurrent_activation is ops.sigmoid:     # Keras' defaults
+            h, c = ops.split(ops.lstm_cell(z, c_previous), 2, axis=1)      # one primitive for the dozen ops below
+            return h, [h, c]
+        z_i, z_f, z_c, z_o = ops.split(z, 4, axis=1)         # one tape entry, where four slices are four
+        i, f, o = self.recurrent_activation(z_i), self.recurrent_activation(z_f), self.recurrent_activation(z_o)
+        c = f * c_previous + i * self.activation(z_c)
         h = o * self.activation(c)
         return h, [h, c]

@@ -1,0 +1,58 @@
+"""The scalar chain of ``overhead.py`` (a) against PyTorch CPU eager: the price of one op, forward + backward.
+
+2,000 float32 scalar ops (``y = y + tanh(sin(y)) * c``, 500 times) recorded and differentiated, in µs per op:
+minitape's ``GradientTape`` against the same chain on 0-d ``torch`` tensors with ``requires_grad`` and
+``torch.autograd.grad``.  Scalars make the arithmetic free, so this is each library's dispatch, recording
+and backward loop.  Each side runs in its own fresh process, 1 thread, the two in turn round after round;
+it prints each side's median and the median of the per-round ratios (target: minitape ≤ 0.9× PyTorch).
+
+Run:  .venv/bin/python benchmarks/chain.py --torch /tmp/torchvenv/bin/python [--rounds 7]
+"""
+from __future__ import annotations
+
+import statistics
+
+from sequence import median_step, paired_rounds
+
+STEPS = 500                # 4 ops each: sin, tanh, multiply, add
+
+
+def minitape_figures(repeats: int) -> dict:
+    import overhead
+    assert overhead.CHAIN_STEPS == STEPS
+    return {"µs/op": median_step(overhead.chain_once, repeats, warmup=10) / (4 * STEPS) * 1e3}
+
+
+def torch_figures(repeats: int) -> dict:
+    import torch
+
+    torch.set_num_threads(1)
+
+    def chain_once() -> None:
+        c = torch.tensor(0.5)
+        y0 = torch.tensor(0.3, requires_grad=True)
+        y = y0
+        for _ in range(STEPS):
+            y = y + torch.tanh(torch.sin(y)) * c
+        torch.autograd.grad(y, y0)
+
+    return {"torch µs/op": median_step(chain_once, repeats, warmup=10) / (4 * STEPS) * 1e3, "torch": torch.__version__}
+
+
+def main() -> None:
+    run = paired_rounds(__doc__, __file__, minitape_figures, torch_figures, rounds=7, repeats=40)
+    if run is None:
+        return
+    args, ours, theirs = run
+    print(f"scalar chain, {4 * STEPS} ops forward + backward, medians of {args.rounds} rounds, 1 thread")
+    print(f"    minitape {statistics.median(r['µs/op'] for r in ours):.2f} µs/op", end="")
+    if theirs:
+        ratio = statistics.median(o["µs/op"] / t["torch µs/op"] for o, t in zip(ours, theirs))
+        print(f", PyTorch {theirs[0]['torch']} {statistics.median(t['torch µs/op'] for t in theirs):.2f} µs/op:"
+              f" minitape / PyTorch = {ratio:.2f}")
+    else:
+        print()
+
+
+if __name__ == "__main__":
+    main()
