@@ -62,3 +62,10 @@ def test_a_fused_batch_norm_keeps_its_input_and_scale():
         tf.ops.fused_batch_norm(x, gamma, beta, 1e-3)
     kept = sum(t.numpy().nbytes for k, t in tape.entries()[0].kept())
     assert kept == x.numpy().nbytes + 16 * 4
+
+
+def test_a_vector_is_refused_and_a_layer_on_one_falls_back_to_the_ops():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="fused_batch_norm: x must have a batch axis"):
+        tf.ops.fused_batch_norm(tf.ones((3,)), tf.ones((3,)), tf.zeros((3,)), 1e-3)
+    layer = tf.keras.layers.BatchNormalization()           # each feature its own batch: normalized to 0
+    np.testing.assert_allclose(layer(tf.constant([1.0, 2.0, 4.0]), training=True).numpy(), [0.0, 0.0, 0.0])

@@ -179,6 +179,9 @@ def fused_batch_norm(x: Any, scale: Any, offset: Any, epsilon: float) -> tuple[T
            [ 1.,  1.]], dtype=float32), array([2., 5.], dtype=float32), array([ 1., 25.], dtype=float32))
     """
     x, scale, offset = operands("fused_batch_norm", x, scale, offset)
+    if x.ndim < 2:
+        raise InvalidArgumentError(f"fused_batch_norm: x must have a batch axis and a channel axis (rank 2 or more), "
+                                   f"got shape {tuple(x.shape)}; use batch_normalization with moments for a vector.")
     axes = tuple(range(x.ndim - 1))
     value = x._value
     with np.errstate(all="ignore"):

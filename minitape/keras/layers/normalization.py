@@ -142,7 +142,7 @@ class BatchNormalization(Layer):
         # One primitive (ops.fused_batch_norm) for the usual case: features on the last axis, scaled and
         # shifted, in the weights' dtype; one tape entry per layer instead of a dozen. On
         # benchmarks/cnn_step.py's ResNet the step's CPU time is 0.84x (188 ms against 224 ms, paired).
-        return (self.center and self.scale and self.reduction_axes == list(range(x.ndim - 1))
+        return (self.center and self.scale and x.ndim > 1 and self.reduction_axes == list(range(x.ndim - 1))
                 and x.dtype == self.gamma.dtype == self.beta.dtype)
 
     def _update_moving_statistics(self, mean: Tensor, variance: Tensor) -> None:
