@@ -150,7 +150,7 @@ def torch_figures(python: str | None) -> dict | str:
 # normalization training; 8 of them on a batch of 32 images, 32x32x16, float32.  What the tape holds
 # after the forward pass is predicted from what each op keeps (docs/keras-checkpointing.md derives it):
 #   conv2d: its input (a ReLU output already counted, or the block's input) and its filters (a variable);
-#   batch normalization: its input and the centred input (2 images), 4 per-channel vectors and a scalar;
+#   batch normalization (fused_batch_norm): its input (and γ, a variable);
 #   relu: its output; add: nothing.
 
 BLOCKS = 8
@@ -178,7 +178,7 @@ def residual_blocks(n: int) -> list:
 
 def theory(mode: str, activation: int, channels: int) -> int:
     """Bytes held after the forward pass, from what each op keeps (see the comment above)."""
-    batch_norm = 2 * activation + 4 * channels * 4 + 4
+    batch_norm = activation                              # fused_batch_norm keeps its input (and γ, a variable)
     if mode == "none":
         return BLOCKS * (2 * batch_norm + 2 * activation)       # the first block's input is the user's
     if mode == "per block":

@@ -120,20 +120,20 @@ print(f"mean loss of the epoch {np.mean(losses):.4f}; test accuracy: {test_accur
 # | op | keeps |
 # | --- | --- |
 # | `conv2d` | its input and its filters (a variable: alive anyway, not counted) |
-# | batch normalization (`moments`, then `batch_normalization`) | its input and the centred input `x − mean`: 2 images; plus 4 per-channel vectors and a scalar |
+# | batch normalization (`fused_batch_norm`, one primitive) | its input (and `γ`, a variable) |
 # | `relu` | its output |
 # | the skip's `add` | nothing |
 #
-# With `A` the bytes of one activation (batch × 8 × 8 × 16 floats), a plain block keeps 6·A: two
-# BNs (2·A each) and two ReLUs — each convolution's input is the output of a ReLU already kept, or
+# With `A` the bytes of one activation (batch × 8 × 8 × 16 floats), a plain block keeps 4·A: two
+# BNs (A each) and two ReLUs — each convolution's input is the output of a ReLU already kept, or
 # the block's input. A checkpointed block keeps only its input, and the first block's input is
-# ours (made before the tape): so `L` blocks keep `6·L·A` plainly, and `(L − 1)·A` checkpointed.
+# ours (made before the tape): so `L` blocks keep `4·L·A` plainly, and `(L − 1)·A` checkpointed.
 
 # %%
 probe = ResNet(blocks=4, checkpoint=False)
 probe(x_train[:1])
 h = probe.stem(tf.constant(x_train[:32]))          # the blocks' input, made before the tapes
-A, C = h.numpy().nbytes, h.shape[-1]
+A = h.numpy().nbytes
 
 def held(checkpoint):
     with tf.GradientTape() as tape:
@@ -142,7 +142,7 @@ def held(checkpoint):
             out = (tf.recompute_grad(block) if checkpoint else block)(out, training=True)
     return tape.memory_info()["current"]
 
-per_block = 2 * (2 * A + 4 * C * 4 + 4) + 2 * A
+per_block = 2 * A + 2 * A
 theory = {"plain": 4 * per_block, "each block recomputed": 3 * A}
 for name, checkpoint in [("plain", False), ("each block recomputed", True)]:
     measured = held(checkpoint)

@@ -250,7 +250,7 @@ def test_sequential_with_input_shape_is_built_at_once():
 
 
 def test_a_residual_chain_holds_what_the_theory_says():
-    """docs/keras-checkpointing.md: a BN keeps 2A + 16C + 4 bytes, a block two BNs and two ReLU outputs."""
+    """docs/keras-checkpointing.md: a BN keeps its input A, a block two BNs and two ReLU outputs."""
     class Block(tf.keras.Model):
         def __init__(self):
             super().__init__()
@@ -278,6 +278,6 @@ def test_a_residual_chain_holds_what_the_theory_says():
             h = tf.recompute_grad(step)(h) if checkpoint else step(h)
         return h
 
-    assert held(lambda h: chain(h, False)) == 4 * (2 * (2 * activation + 16 * channels + 4) + 2 * activation)
+    assert held(lambda h: chain(h, False)) == 4 * (2 * activation + 2 * activation)
     assert held(lambda h: chain(h, True)) == 3 * activation
     assert held(lambda h: tf.checkpoint_sequential(steps, 2, h)) == 1 * activation

@@ -61,6 +61,7 @@ from minitape.ops.nn import (  # noqa: F401
 )
 from minitape.ops.normalization import batch_normalization, moments  # noqa: F401
 from minitape.ops.normalization import layer_normalization  # noqa: F401
+from minitape.ops.normalization import fused_batch_norm  # noqa: F401
 from minitape.ops import operators  # noqa: F401  (attaches + - * / @ [] to tensors)
 from minitape.ops.padding import pad  # noqa: F401
 from minitape.ops.pooling import avg_pool2d, max_pool2d  # noqa: F401

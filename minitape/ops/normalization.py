@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import dtypes
+from minitape.core import arrays, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Op, apply
 from minitape.core.state import state
@@ -159,3 +159,114 @@ _LAYER_NORM = Op("layer_normalization", _layer_norm_forward,
                  (_layer_norm_vjp_x, _layer_norm_vjp_gamma,
                   lambda g, ans, x, gamma, beta, residual, axes, epsilon: _summed(g, axes)),
                  keep=(0, 1), residual=True)
+
+
+def fused_batch_norm(x: Any, scale: Any, offset: Any, epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+    """Batch normalization while training, as one primitive: ``x`` normalized over every axis but the last
+    by its own mean and (biased) variance, then scaled and shifted; also that mean and variance.
+
+    The same values as ``batch_normalization(x, *moments(x, axes), offset, scale, epsilon)`` (what
+    TF's ``FusedBatchNorm`` computes while training), but one entry on the tape instead of a dozen,
+    keeping ``x`` and not four activations.  The statistics come back as constants, for the moving
+    averages: as in TF, no gradient flows back through them, only through the output (whose VJPs
+    account for the statistics' dependence on ``x``, to every order).
+
+    >>> import minitape as tf
+    >>> x = tf.constant([[1.0, 0.0], [3.0, 10.0]])
+    >>> y, mean, variance = tf.ops.fused_batch_norm(x, tf.ones((2,)), tf.zeros((2,)), epsilon=0.0)
+    >>> y.numpy(), mean.numpy(), variance.numpy()
+    (array([[-1., -1.],
+           [ 1.,  1.]], dtype=float32), array([2., 5.], dtype=float32), array([ 1., 25.], dtype=float32))
+    """
+    x, scale, offset = operands("fused_batch_norm", x, scale, offset)
+    if x.ndim < 2:
+        raise InvalidArgumentError(f"fused_batch_norm: x must have a batch axis and a channel axis (rank 2 or more), "
+                                   f"got shape {tuple(x.shape)}; use batch_normalization with moments for a vector.")
+    axes = tuple(range(x.ndim - 1))
+    value = x._value
+    with np.errstate(all="ignore"):
+        if type(value) is np.ndarray:
+            mean = _channel_sums(value, _rows(value)) / (value.size // value.shape[-1])
+            centred = _rows(value) - _tiled(mean, value)
+            variance = _channel_sums(value, centred, centred) / (value.size // value.shape[-1])
+        else:
+            xp = arrays.namespace_of_inputs("fused_batch_norm", [value])
+            mean = xp.mean(value, axis=axes)
+            variance = xp.mean(xp.square(value - mean), axis=axes)    # two passes, as moments: no cancellation
+    statistics = {"axes": axes, "epsilon": epsilon, "mean": mean, "variance": variance}
+    return apply(_BATCH_NORM, (x, scale, offset), statistics), wrap(mean), wrap(variance)
+
+
+# Fast path (NumPy): an array of shape (..., width, channels) broadcast against one value per channel
+# runs NumPy's inner loop over 16 channels at a time, and sums over all but the last axis the same way.
+# Seen as rows of width × channels against the vector tiled width times, the loops are long: on
+# benchmarks/cnn_step.py's 32x32x16 batch, one BatchNormalization layer's forward + backward took 16.4 ms
+# against 22.9 ms without it (and 27.3 ms as a dozen ops; CPU time, medians of 11, alternating in one
+# process, a busy machine).
+
+def _rows(value: np.ndarray) -> np.ndarray:
+    """``value`` as rows of width × channels (of channels alone for a matrix)."""
+    return value.reshape(-1, value.shape[-2] * value.shape[-1]) if value.ndim > 2 else value
+
+
+def _tiled(vector: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """One value per channel, repeated along a row of ``_rows(value)``."""
+    return np.tile(vector, value.shape[-2]) if value.ndim > 2 else vector
+
+
+def _channel_sums(value: np.ndarray, rows: np.ndarray, other: np.ndarray | None = None) -> np.ndarray:
+    """Per channel of ``value``, the sum of its ``rows`` (or of ``rows · other``), rows as ``_rows`` makes them."""
+    sums = rows.sum(axis=0) if other is None else np.einsum("ij,ij->j", rows, other)
+    return sums.reshape(-1, value.shape[-1]).sum(axis=0)
+
+
+def _batch_norm_forward(xp, x, scale, offset, axes, epsilon, mean, variance):
+    inv = scale / xp.sqrt(variance + epsilon)
+    if type(x) is np.ndarray:                       # the fast path above
+        y = _rows(x) * _tiled(inv, x)
+        y += _tiled(offset - mean * inv, x)
+        return y.reshape(x.shape)
+    return x * inv + (offset - mean * inv)
+
+
+def _first_order_sums(g, x, mean, variance, epsilon):
+    """In NumPy: the rows of ``g`` and of ``x - mean``, ``r``, and per channel ``sum(g)`` and ``sum(g · (x - mean))``."""
+    g, x = g._value, x._value
+    rows_g, centred = _rows(g), _rows(x) - _tiled(mean, x)
+    r = 1.0 / np.sqrt(variance + epsilon)
+    return rows_g, centred, r, _channel_sums(x, rows_g), _channel_sums(x, rows_g, centred)
+
+
+def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
+    if _first_order(g, x, scale):
+        # Just an optimization, as for layer norm: a few passes in NumPy instead of a dozen ops.  With
+        # c = x - mean, dx = γr·(g - mean(g)) - c·γr³·mean(g·c).
+        with np.errstate(all="ignore"):
+            rows_g, centred, r, sum_g, sum_gc = _first_order_sums(g, x, mean, variance, epsilon)
+            count, factor = rows_g.size // x.shape[-1], scale._value * r
+            dx = rows_g * _tiled(factor, x._value)
+            dx -= centred * _tiled(factor * r * r * sum_gc / count, x._value)
+            dx -= _tiled(factor * sum_g / count, x._value)
+            return wrap(dx.reshape(x.shape))
+    normal, r = _normalized(x, axes, epsilon)
+    scaled = g * scale
+    return r * (scaled - reduce_mean(scaled, axes, keepdims=True)
+                - normal * reduce_mean(scaled * normal, axes, keepdims=True))
+
+
+def _batch_norm_vjp_scale(g, ans, x, scale, offset, axes, epsilon, mean, variance):
+    if _first_order(g, x, scale):
+        with np.errstate(all="ignore"):
+            rows_g, centred, r, sum_g, sum_gc = _first_order_sums(g, x, mean, variance, epsilon)
+            return wrap(sum_gc * r)
+    return reduce_sum(g * _normalized(x, axes, epsilon)[0], axes)
+
+
+def _batch_norm_vjp_offset(g, ans, x, scale, offset, axes, epsilon, mean, variance):
+    if _first_order(g, x, scale):
+        return wrap(_channel_sums(g._value, _rows(g._value)))
+    return reduce_sum(g, axes)
+
+
+_BATCH_NORM = Op("fused_batch_norm", _batch_norm_forward,
+                 (_batch_norm_vjp_x, _batch_norm_vjp_scale, _batch_norm_vjp_offset), keep=(0, 1))

@@ -122,6 +122,11 @@ class BatchNormalization(Layer):
         def per_feature(value: Any) -> Any:
             return _per_feature(value, x, shape)
 
+        if training and self.trainable and self._fusable(x):
+            outputs, mean, variance = ops.fused_batch_norm(x, self.gamma, self.beta, self.epsilon)
+            if not is_recomputing():
+                self._update_moving_statistics(mean, variance)
+            return _as(outputs, inputs.dtype)
         if training and self.trainable:
             mean, variance = nn.moments(x, axes=self.reduction_axes)
             if not is_recomputing():         # a recomputation runs this again: the step has updated them already
@@ -132,6 +137,14 @@ class BatchNormalization(Layer):
         outputs = nn.batch_normalization(x, mean, variance, offset=per_feature(self.beta),
                                          scale=per_feature(self.gamma), variance_epsilon=self.epsilon)
         return _as(outputs, inputs.dtype)
+
+    def _fusable(self, x: Tensor) -> bool:
+        # One primitive (ops.fused_batch_norm) for the usual case: features on the last axis, scaled and
+        # shifted, in the weights' dtype; one tape entry per layer instead of a dozen. On
+        # benchmarks/cnn_step.py's ResNet (--against the tree before) the step took 0.84x, 1.01x and 0.85x
+        # the CPU time and 0.95x, 0.80x and 0.83x the wall time in three paired runs on a busy machine.
+        return (self.center and self.scale and x.ndim > 1 and self.reduction_axes == list(range(x.ndim - 1))
+                and x.dtype == self.gamma.dtype == self.beta.dtype)
 
     def _update_moving_statistics(self, mean: Tensor, variance: Tensor) -> None:
         with stop_recording():                 # state, not part of what is differentiated
