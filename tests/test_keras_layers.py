@@ -281,3 +281,11 @@ def test_a_residual_chain_holds_what_the_theory_says():
     assert held(lambda h: chain(h, False)) == 4 * (2 * activation + 2 * activation)
     assert held(lambda h: chain(h, True)) == 3 * activation
     assert held(lambda h: tf.checkpoint_sequential(steps, 2, h)) == 1 * activation
+
+
+def test_a_functional_model_is_built_on_the_current_backend():
+    """Building runs layers on stand-ins; they live where the weights are made, so einsum's operands agree."""
+    inputs = tf.keras.Input((5, 4))
+    attended = tf.keras.layers.MultiHeadAttention(2, 4)(inputs, inputs, use_causal_mask=True)
+    model = tf.keras.Model(inputs, tf.keras.layers.GlobalAveragePooling1D()(attended))
+    assert model(np.ones((2, 5, 4), "float32")).shape == (2, 4)

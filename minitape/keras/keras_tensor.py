@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from minitape.core import dtypes, nest
+from minitape.core import backends, dtypes, nest
 from minitape.core.tensor import Tensor, Variable
 from minitape.core.tensor_shape import TensorShape
 from minitape.keras.naming import unique_name
@@ -114,7 +114,8 @@ class KerasTensor:
         """
         dtype = dtypes.as_dtype(self.dtype)
         fill = np.ones if dtype.is_floating else np.zeros
-        return StandIn(fill([1 if n is None else n for n in self.shape], dtype.as_numpy_dtype_), self)
+        ones = fill([1 if n is None else n for n in self.shape], dtype.as_numpy_dtype_)
+        return StandIn(backends.current().from_numpy(ones), self)       # where the layer's weights are made
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         raise ValueError("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any "
@@ -131,7 +132,7 @@ class StandIn(Tensor):
 
     __slots__ = ("symbolic",)
 
-    def __init__(self, value: np.ndarray, symbolic: KerasTensor) -> None:
+    def __init__(self, value: Any, symbolic: KerasTensor) -> None:
         super().__init__(value)
         self.symbolic = symbolic
 
