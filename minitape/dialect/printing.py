@@ -44,7 +44,7 @@ def print(*inputs: Any, sep: str = " ", end: str = "\n", output_stream: TextIO |
 
 
 def get_logger() -> logging.Logger:
-    """The logger minitape writes its warnings to (``"minitape"``), as ``tf.get_logger()`` is TensorFlow's.
+    """The logger minitape warns through (``"minitape"``), as ``tf.get_logger()`` is TensorFlow's.
 
     Courses silence a library's warnings through it; setting its level does that here too.
 
