@@ -30,9 +30,9 @@ ALL = snippets()
 # The share of snippets allowed to xfail.  Issue [training] asks for 10%; the 57 snippets from its new sources
 # (Deep Learning with Python, keras.io, Hands-On ML 10-11, TensorFlow-Examples, DeepLearning.AI) bring it to 18 of
 # 136 (13%): lists of losses and loss_weights in compile, Metric.stateless_*, string tensors, float32 drift.
-# Lower it as they land.  Thirteen more (Udacity's intro course, the TensorFlow handbook, TensorFlow-Examples, keras.io's
-# masking and training-loop guides) make it 19 of 149 (12.8%).
-EXPECTED_XFAIL_SHARE = 0.128
+# Lower it as they land.  Fourteen more (Udacity's intro course, the TensorFlow handbook, TensorFlow-Examples, keras.io's
+# masking and training-loop guides) make it 19 of 150 (12.7%).
+EXPECTED_XFAIL_SHARE = 0.127
 DECLARED = [(re.compile(r"(<?)tf\.(Tensor|Variable)(?=\(|: | ')"), r"\1minitape.\2"),
             (re.compile(r"\{\{function_node __wrapped__[^}]*\}\} "), "")]
 
