@@ -6,7 +6,7 @@
 #   cell (a plot of `history.history['loss']`) prints the number of losses recorded instead; the last cell's
 #   `model.fit(...)` -> `_ = model.fit(...)` (its History repr prints an address); `model.predict([100.0])` ->
 #   `model.predict(np.array([100.0]), verbose=0)`, as Keras 3 rejects a list ("Unrecognized data type") and prints a
-#   progress bar; the last three prints show the weights `.round(5)` (after 500 Adam steps through three layers,
+#   progress bar; the last three prints show the weights `.round(3)` (after 500 Adam steps through three layers,
 #   float32 rounding moves their 7th digit)
 import numpy as np
 
@@ -54,6 +54,6 @@ _ = model.fit(celsius_q, fahrenheit_a, epochs=500, verbose=False)
 print("Finished training the model")
 print(model.predict(np.array([100.0]), verbose=0))
 print("Model predicts that 100 degrees Celsius is: {} degrees Fahrenheit".format(model.predict(np.array([100.0]), verbose=0)))
-print("These are the l0 variables: {}".format([w.round(5) for w in l0.get_weights()]))
-print("These are the l1 variables: {}".format([w.round(5) for w in l1.get_weights()]))
-print("These are the l2 variables: {}".format([w.round(5) for w in l2.get_weights()]))
+print("These are the l0 variables: {}".format([w.round(3) for w in l0.get_weights()]))
+print("These are the l1 variables: {}".format([w.round(3) for w in l1.get_weights()]))
+print("These are the l2 variables: {}".format([w.round(3) for w in l2.get_weights()]))
