@@ -73,6 +73,7 @@ from minitape.dialect.init_ops import (
     constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
 )
 from minitape.dialect.printing import print  # noqa: A004
+from minitape.dialect.printing import get_logger
 from minitape import course, viz
 from minitape import keras
 from minitape.keras import initializers     # as in TF 2.21, tf.initializers is Keras'

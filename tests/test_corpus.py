@@ -39,8 +39,9 @@ ALL = snippets()
 # (Deep Learning with Python, keras.io, Hands-On ML 10-11, TensorFlow-Examples, DeepLearning.AI) bring it to 18 of
 # 136 (13%): lists of losses and loss_weights in compile, Metric.stateless_*, string tensors, float32 drift.
 # Lower it as they land: multi-output training (4 snippets), string tensors, Metric.stateless_*, summary's batch
-# size, EarlyStopping's direction and declared float32 drift (8 more) leave 6 of 136.
-EXPECTED_XFAIL_SHARE = 0.045
+# size, EarlyStopping's direction and declared float32 drift (8 more) leave 6 of 136.  Fourteen more (Udacity's intro
+# course, the TensorFlow handbook, TensorFlow-Examples, keras.io's masking and training-loop guides) make it 7 of 150.
+EXPECTED_XFAIL_SHARE = 0.047
 DECLARED = [(re.compile(r"(<?)tf\.(Tensor|Variable)(?=\(|: | ')"), r"\1minitape.\2"),
             (re.compile(r"\{\{function_node __wrapped__[^}]*\}\} "), "")]
 

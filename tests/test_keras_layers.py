@@ -289,3 +289,41 @@ def test_a_functional_model_is_built_on_the_current_backend():
     attended = tf.keras.layers.MultiHeadAttention(2, 4)(inputs, inputs, use_causal_mask=True)
     model = tf.keras.Model(inputs, tf.keras.layers.GlobalAveragePooling1D()(attended))
     assert model(np.ones((2, 5, 4), "float32")).shape == (2, 4)
+
+
+def test_a_layer_that_overrides_compute_mask_hangs_its_masks_on_its_outputs():
+    # keras.io's masking guide (corpus: kerasio_masking_and_padding): TemporalSplit splits a masked input in two
+    # along time and splits the mask with it; Keras 3 calls compute_mask for any layer that overrides it.
+    from minitape.keras.masking import get_keras_mask, set_keras_mask
+
+    class TemporalSplit(tf.keras.layers.Layer):
+        def call(self, inputs):
+            return tf.split(inputs, 2, axis=1)
+
+        def compute_mask(self, inputs, mask=None):
+            return None if mask is None else tf.split(mask, 2, axis=1)
+
+    assert TemporalSplit().supports_masking and not tf.keras.layers.Layer().supports_masking
+    x = tf.ones((2, 4, 3))
+    set_keras_mask(x, tf.constant([[True, True, True, False], [True, False, False, False]]))
+    first, second = TemporalSplit()(x)
+    # TF 2.21 prints these two masks for the same split.
+    assert get_keras_mask(first).numpy().tolist() == [[True, True], [True, False]]
+    assert get_keras_mask(second).numpy().tolist() == [[True, False], [False, False]]
+
+    class NoMask(TemporalSplit):
+        supports_masking = False                  # said outright, it wins, as Keras' setter does
+
+    assert get_keras_mask(NoMask()(x)[0]) is None
+
+
+def test_nn_embedding_lookup_gathers_rows_and_clips_them_to_max_norm():
+    table = tf.Variable([[0.0, 0.0], [3.0, 4.0], [1.0, 1.0]])
+    with tf.GradientTape() as tape:
+        rows = tf.nn.embedding_lookup(table, [[1, 2], [1, 1]])
+        total = tf.reduce_sum(rows)
+    assert rows.numpy()[0].tolist() == [[3.0, 4.0], [1.0, 1.0]]
+    assert tf.convert_to_tensor(tape.gradient(total, table)).numpy().tolist() == [[0, 0], [3, 3], [1, 1]]
+    assert tf.nn.embedding_lookup([table], [1], max_norm=1.0).numpy()[0].tolist() == pytest.approx([0.6, 0.8])
+    with pytest.raises(tf.errors.UnimplementedError, match="shards"):
+        tf.nn.embedding_lookup([table, table], [1])

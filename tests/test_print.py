@@ -75,3 +75,21 @@ def test_a_lone_surrogate_prints_escaped(monkeypatch, tmp_path):
     path = tmp_path / "log.txt"
     tf.print(chr(0xDC80), output_stream=f"file://{path}")
     assert path.read_text(encoding="utf-8") == "\\udc80\n"
+
+
+def test_get_logger_is_the_logger_minitape_warns_through_so_a_course_can_silence_it(caplog):
+    # Udacity's intro course opens with `tf.get_logger().setLevel(logging.ERROR)` (corpus:
+    # udacity_l02_celsius_to_fahrenheit); the level set there must govern minitape's own warnings.
+    import logging
+    logger = tf.get_logger()
+    assert isinstance(logger, logging.Logger)
+    try:
+        tf.config.run_functions_eagerly(False)              # minitape warns: it has no graphs
+        assert any(r.levelno == logging.WARNING for r in caplog.records)
+        caplog.clear()
+        logger.setLevel(logging.ERROR)
+        tf.config.run_functions_eagerly(False)
+        assert not caplog.records
+    finally:
+        logger.setLevel(logging.NOTSET)
+        tf.config.run_functions_eagerly(True)

@@ -15,6 +15,7 @@ x = [1.5 2 -3.25]
 from __future__ import annotations
 
 import builtins
+import logging
 import pprint
 import sys
 from typing import Any, TextIO
@@ -40,6 +41,21 @@ def print(*inputs: Any, sep: str = " ", end: str = "\n", output_stream: TextIO |
     text = sep.join(_format_input(item, summarize) for item in inputs) + end
     events.emit("print", text=text)
     _write(text, sys.stdout if output_stream is None else output_stream)
+
+
+def get_logger() -> logging.Logger:
+    """The logger minitape warns through (``"minitape"``), as ``tf.get_logger()`` is TensorFlow's.
+
+    Courses silence a library's warnings through it; setting its level does that here too.
+
+    >>> import logging
+    >>> import minitape as tf
+    >>> tf.get_logger().setLevel(logging.ERROR)
+    >>> tf.get_logger().getEffectiveLevel() == logging.ERROR
+    True
+    >>> tf.get_logger().setLevel(logging.NOTSET)
+    """
+    return logging.getLogger("minitape")
 
 
 def _write(text: str, stream: TextIO | str) -> None:

@@ -13,6 +13,7 @@ from minitape.keras import (activations, callbacks, constraints, initializers, l
 from minitape.keras import ops  # noqa: E402
 from minitape.keras import backend, config, random  # noqa: E402
 from minitape.keras import saving  # noqa: E402
+from minitape.keras import preprocessing  # noqa: E402
 from minitape.keras.layers import Input
 from minitape.keras.layers import Layer  # Keras 3's top-level alias: `class Dense(keras.Layer)`
 from minitape.keras.models import Model, Sequential

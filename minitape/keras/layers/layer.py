@@ -97,6 +97,8 @@ class Layer(WeightHolder, SymbolicIO, Configurable):
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:
             cls.build = _marks_built(cls.__dict__["build"])
+        if "compute_mask" in cls.__dict__ and "supports_masking" not in cls.__dict__:
+            cls.supports_masking = True     # as Keras 3: a layer that computes its own mask hangs it on its outputs
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
                  input_shape: tuple | None = None, activity_regularizer: Any = None, **kwargs: Any) -> None:
@@ -360,12 +362,10 @@ class Layer(WeightHolder, SymbolicIO, Configurable):
 def _marks_built(build: Callable) -> Callable:
     """``build`` that marks the layer built once it returns, as Keras 3 wraps it: a layer built by hand,
     ``layer.build(shape)``, is not built again (its weights made anew) by its first call."""
-
     @functools.wraps(build)
     def build_and_mark(self: Layer, *args: Any, **kwargs: Any) -> None:
         build(self, *args, **kwargs)
         self.built = True
-
     return build_and_mark
 
 
