@@ -221,7 +221,7 @@ def test_non_callable():
         tf.recompute_grad(3)
 
 
-@pytest.mark.parametrize("result", [None, "text", {"a": object()}])
+@pytest.mark.parametrize("result", [None, {"a": object()}])
 def test_function_returning_a_non_tensor(result):
     def bad(x):
         return result
@@ -231,6 +231,8 @@ def test_function_returning_a_non_tensor(result):
 
 def test_numbers_returned_convert_like_tf():
     assert tf.recompute_grad(lambda x: 3)(tf.constant(1.0)).dtype == tf.int32
+    if tf.backends.current().name == "numpy":          # strings live on the host, as TF keeps them on the CPU
+        assert tf.recompute_grad(lambda x: "text")(tf.constant(1.0)).numpy() == b"text"     # TF 2.21: a string tensor
 
 
 def test_recomputation_that_changes_shape_is_named():

@@ -130,7 +130,9 @@ def is_text(value: Any) -> bool:
     """
     if isinstance(value, np.ndarray | np.generic):        # a string tensor's own array is of objects
         return value.dtype.kind in "SU" or (value.dtype == object and all(isinstance(v, bytes) for v in value.flat))
-    return isinstance(_numbers(value)[0] if isinstance(value, list | tuple) and value else value, str | bytes)
+    while isinstance(value, list | tuple) and value:       # the first element, down to the bottom
+        value = value[0]
+    return isinstance(value, str | bytes)
 
 
 def text_array(value: Any, dtype: np.dtype | None) -> np.ndarray:

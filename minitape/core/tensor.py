@@ -71,7 +71,10 @@ class _TensorLike:
         # A read-only view: NumPy may read our buffer but never write to it.  Its base is a
         # read-only memoryview (as TF's), so the view cannot be made writeable again.  A GPU
         # tensor's host copy is read-only too, so a program behaves the same on either device.
-        array = np.asarray(arrays.to_numpy(self._value), dtype=dtype)
+        host = arrays.to_numpy(self._value)
+        array = np.asarray(host, dtype=dtype)
+        if array is not host and array.base is None:   # a new array of another dtype: the caller's own
+            return array
         if array.dtype == object:                      # strings have no buffer: a read-only view of them
             array = array.view()
             array.flags.writeable = False

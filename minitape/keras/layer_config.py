@@ -58,8 +58,9 @@ class Configurable:
         """The class, name and whether it is built, as Keras 3 shows a layer (or a model) in a list.
 
         >>> import minitape as tf
-        >>> tf.keras.layers.Dense(2, name="hidden"), tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.ReLU()])
-        (<Dense name=hidden, built=False>, <Sequential name=sequential, built=True>)
+        >>> tf.keras.layers.Dense(2, name="hidden"), tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.ReLU()],
+        ...                                                             name="stack")
+        (<Dense name=hidden, built=False>, <Sequential name=stack, built=True>)
         """
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
