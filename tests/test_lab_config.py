@@ -7,12 +7,11 @@ root). What its contents API lists is what the file browser shows.
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from test_notebook_files import TOKEN, call, free_port
+from test_notebook_files import call, running
 
 pytest.importorskip("jupyterlab", reason="the JupyterLab test needs jupyterlab (make test installs it)")
 
@@ -31,28 +30,12 @@ def lab(tmp_path_factory):
     shutil.copytree(ROOT / "notebooks", root)
     for notebook in root.glob("*.ipynb"):            # newer than its .py, as a fresh clone may leave them
         os.utime(notebook, (time.time() + 5, time.time() + 5))
-    config, port = tmp_path_factory.mktemp("jupyter-config"), free_port()
+    config = tmp_path_factory.mktemp("jupyter-config")
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(config / "runtime"),
                JUPYTER_CONFIG_PATH=str(settings[0].parent))      # as .venv/etc/jupyter is searched for the venv
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-         f"--LabApp.app_settings_dir={settings[1].parent}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(240):
-            try:
-                call(url, "GET", "/api/status")
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("JupyterLab did not start")
+    with running("jupyterlab", env, f"--ServerApp.root_dir={root}",
+                 f"--LabApp.app_settings_dir={settings[1].parent}") as url:
         yield url, root
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def test_the_file_browser_lists_each_notebook_once(lab):

@@ -5,6 +5,7 @@ A real Jupyter server, started as `make lab` starts it (jupytext's contents mana
 through the contents API as JupyterLab's autosave does: GET the model, set the kernelspec and
 language_info the kernel reports, PUT it back. Both files of the pair must come back byte for byte.
 """
+import contextlib
 import json
 import os
 import shutil
@@ -39,6 +40,29 @@ def call(server: str, method: str, path: str, body: dict | None = None) -> dict:
         return json.loads(response.read() or b"null")
 
 
+@contextlib.contextmanager
+def running(app: str, env: dict, *options: str):
+    """A Jupyter server (``python -m app``) on a free local port with our token, until the block ends: its URL."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", app, "--no-browser", "--allow-root", f"--port={port}",
+                               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", *options],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            try:
+                call(url, "GET", "/api/status")
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail(f"{app} did not start")
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """A Jupyter server with the jupytext contents manager over a copy of the notebooks.
@@ -52,27 +76,10 @@ def served(tmp_path_factory):
         for notebook in (root / folder).glob("*.ipynb"):
             os.utime(notebook, (time.time() + 5, time.time() + 5))
     config = tmp_path_factory.mktemp("jupyter-config")
-    port = free_port()
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(config / "runtime"))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-         "--ServerApp.jpserver_extensions={'jupyterlab_jupytext': True}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                call(url, "GET", "/api/status")
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("the Jupyter server did not start")
+    with running("jupyter_server", env, f"--ServerApp.root_dir={root}",
+                 "--ServerApp.jpserver_extensions={'jupyterlab_jupytext': True}") as url:
         yield url, root
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
