@@ -120,8 +120,7 @@ class Model(Trainer, Saveable, Layer):
         │ conv (Conv2D)                   │ (1, 6, 6, 4)           │            40 │
         ...
          Total params: 40 (160.00 B)
-         Trainable params: 40 (160.00 B)
-         Non-trainable params: 0 (0.00 B)
+        ...
         """
         print_summary(self, print_fn, line_length)
 
