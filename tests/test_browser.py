@@ -139,20 +139,29 @@ def test_player_plays_in_headless_chromium(tmp_path, browser, seed_timeline):
         assert "refused: []" in problems and "errors: []" in problems, problems
 
 
-@pytest.fixture(scope="module")
-def exported_tour(tmp_path_factory) -> Path:
-    """The tour executed in a fresh kernel and exported by nbconvert to HTML, as a student would."""
+def export_html(notebook_path: Path, folder: Path, timeout: int, keep: list[str] | None = None) -> Path:
+    """``notebook_path`` executed in a fresh kernel and exported by nbconvert to HTML in ``folder``, as a student
+    would; with ``keep``, only the cells holding one of those texts (each must be found)."""
     import nbformat
     from nbclient import NotebookClient
     from nbconvert import HTMLExporter
 
-    notebook = nbformat.read(TOUR, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(TOUR.parent)}}).execute()
+    notebook = nbformat.read(notebook_path, as_version=4)
+    if keep is not None:
+        notebook.cells = [cell for cell in notebook.cells if any(text in cell.source for text in keep)]
+        assert len(notebook.cells) == len(keep)
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                   resources={"metadata": {"path": str(notebook_path.parent)}}).execute()
     html, _ = HTMLExporter().from_notebook_node(notebook)
-    path = tmp_path_factory.mktemp("export") / "00_tour.html"
+    path = folder / f"{notebook_path.stem}.html"
     path.write_text(html, encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="module")
+def exported_tour(tmp_path_factory) -> Path:
+    """The tour executed in a fresh kernel and exported by nbconvert to HTML, as a student would."""
+    return export_html(TOUR, tmp_path_factory.mktemp("export"), timeout=120)
 
 
 def test_tour_player_plays_in_nbconvert_export_offline(browser, exported_tour):
@@ -256,17 +265,7 @@ NOTEBOOK_08 = ROOT / "notebooks" / "08_cnn_checkpointing.ipynb"
 @pytest.fixture(scope="module")
 def exported_08(tmp_path_factory) -> Path:
     """Notebook 08 executed and exported to HTML: its player shows one residual block recomputed."""
-    import nbformat
-    from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
-
-    notebook = nbformat.read(NOTEBOOK_08, as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOK_08.parent)}}).execute()
-    html, _ = HTMLExporter().from_notebook_node(notebook)
-    path = tmp_path_factory.mktemp("export") / "08.html"
-    path.write_text(html, encoding="utf-8")
-    return path
+    return export_html(NOTEBOOK_08, tmp_path_factory.mktemp("export"), timeout=600)
 
 
 def test_notebook_08s_player_labels_keras_variables_by_their_paths(browser, exported_08):

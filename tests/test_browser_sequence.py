@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import (NOTEBOOK_08, PLAYER, assert_play_changes_the_picture, browser, go_to_step,  # noqa: F401
-                          offline_page)
+from test_browser import (NOTEBOOK_08, PLAYER, assert_play_changes_the_picture, browser,  # noqa: F401
+                          export_html, go_to_step, offline_page)
 from test_browser import pytestmark  # noqa: F401  (skipped where Chromium is not installed)
 
 #: The figure compare_memory draws carries its title as text; the notebooks keep the default one.
@@ -125,20 +125,8 @@ def test_notebook_08s_player_opens_unscrolled_on_the_site(browser, built_site, w
 def exported_08_player(tmp_path_factory) -> Path:
     """Notebook 08's cells that make its player (the data, the block, the player; not the training), executed
     in a fresh kernel and exported by nbconvert to HTML: the player as a student's export shows it."""
-    import nbformat
-    from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
-
-    notebook = nbformat.read(NOTEBOOK_08, as_version=4)
     wanted = ["import minitape", "load_digits(return_X_y=True)", "class ResidualBlock", "events.player()"]
-    notebook.cells = [cell for cell in notebook.cells if any(text in cell.source for text in wanted)]
-    assert len(notebook.cells) == len(wanted)
-    NotebookClient(notebook, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOK_08.parent)}}).execute()
-    html, _ = HTMLExporter().from_notebook_node(notebook)
-    path = tmp_path_factory.mktemp("export") / "08_player.html"
-    path.write_text(html, encoding="utf-8")
-    return path
+    return export_html(NOTEBOOK_08, tmp_path_factory.mktemp("export"), timeout=300, keep=wanted)
 
 
 @pytest.mark.parametrize("width", [1280, 760])
