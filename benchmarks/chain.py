@@ -10,9 +10,7 @@ Run:  .venv/bin/python benchmarks/chain.py --torch /tmp/torchvenv/bin/python [--
 """
 from __future__ import annotations
 
-import statistics
-
-from sequence import median_step, paired_rounds
+from sequence import against_torch, median_step, paired_rounds
 
 STEPS = 500                # 4 ops each: sin, tanh, multiply, add
 
@@ -45,14 +43,7 @@ def main() -> None:
         return
     args, ours, theirs = run
     print(f"scalar chain, {4 * STEPS} ops forward + backward, medians of {args.rounds} rounds, 1 thread")
-    print(f"    minitape {statistics.median(r['µs/op'] for r in ours):.2f} µs/op", end="")
-    if theirs:
-        ratio = statistics.median(o["µs/op"] / t["torch µs/op"] for o, t in zip(ours, theirs))
-        print(f", PyTorch {theirs[0]['torch']} {statistics.median(t['torch µs/op'] for t in theirs):.2f} µs/op:"
-              f" minitape / PyTorch = {ratio:.2f}")
-    else:
-        print()
-
+    print(against_torch(ours, theirs, "µs/op", "torch µs/op", "µs/op"))
 
 if __name__ == "__main__":
     main()

@@ -9,9 +9,7 @@ Run:  .venv/bin/python benchmarks/rnn.py --torch /tmp/torchvenv/bin/python [--ro
 """
 from __future__ import annotations
 
-import statistics
-
-from sequence import median_step, paired_rounds
+from sequence import against_torch, median_step, paired_rounds
 
 BATCH, STEPS, FEATURES, UNITS = 16, 100, 8, 32
 
@@ -52,15 +50,8 @@ def main() -> None:
     if run is None:
         return
     args, ours, theirs = run
-    mine = statistics.median(r["none ms"] for r in ours)
     print(f"LSTM({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, 1 thread")
-    print(f"    minitape {mine:.2f} ms", end="")
-    if theirs:
-        ratio = statistics.median(o["none ms"] / t["torch ms"] for o, t in zip(ours, theirs))
-        print(f", PyTorch {theirs[0]['torch']} {statistics.median(t['torch ms'] for t in theirs):.2f} ms:"
-              f" minitape / PyTorch = {ratio:.2f}")
-    else:
-        print()
+    print(against_torch(ours, theirs, "none ms", "torch ms", "ms"))
 
 
 if __name__ == "__main__":

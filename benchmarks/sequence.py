@@ -202,6 +202,16 @@ def paired_rounds(doc: str, script: str, minitape_figures, torch_figures, rounds
     return args, ours, theirs
 
 
+def against_torch(ours: list, theirs: list, key: str, torch_key: str, unit: str) -> str:
+    """The line a peer comparison prints: minitape's median, then PyTorch's and the median per-round ratio."""
+    line = f"    minitape {statistics.median(r[key] for r in ours):.2f} {unit}"
+    if not theirs:
+        return line + " (no --torch interpreter: no PyTorch figure)"
+    ratio = statistics.median(o[key] / t[torch_key] for o, t in zip(ours, theirs))
+    return (line + f", PyTorch {theirs[0]['torch']} {statistics.median(t[torch_key] for t in theirs):.2f} {unit}:"
+            f" minitape / PyTorch = {ratio:.2f}")
+
+
 def main() -> None:
     run = paired_rounds(__doc__, __file__, minitape_figures, torch_figures, rounds=7, repeats=15)
     if run is None:
@@ -209,13 +219,7 @@ def main() -> None:
     args, ours, theirs = run
     med = {key: statistics.median(r[key] for r in ours) for key in ours[0]}
     print(f"(a) training step, medians of {args.rounds} rounds, 1 thread each")
-    print(f"    minitape {med['none ms']:.2f} ms", end="")
-    if theirs:
-        ratio = statistics.median(o["none ms"] / t["torch ms"] for o, t in zip(ours, theirs))
-        print(f", PyTorch {theirs[0]['torch']} {statistics.median(t['torch ms'] for t in theirs):.2f} ms:"
-              f" minitape / PyTorch = {ratio:.2f}")
-    else:
-        print(" (no --torch interpreter: no PyTorch figure)")
+    print(against_torch(ours, theirs, "none ms", "torch ms", "ms"))
     print(f"(b) bytes held after the blocks' forward pass (one activation A = {ACTIVATION:,} bytes)")
     for mode, theory in THEORY.items():
         held = int(med[f"{mode} held"])
