@@ -19,7 +19,8 @@ student reads: ``minitape.core`` (values, ``Op`` and ``apply``), [`minitape.ops`
 exercise checkers), ``minitape.viz`` (pictures) and ``minitape.keras``.  This
 module only gathers their public names.
 """
-from minitape.core import backends, dtypes, errors, events, nest, random
+from minitape.core import allocator, backends, dtypes, errors, events, nest, random
+allocator.keep_freed_memory()   # a fast path: arrays reuse freed memory (see minitape/core/allocator.py)
 from minitape.core.scopes import name_scope
 from minitape.core.backends import device
 from minitape.core.dtypes import (  # noqa: A004
