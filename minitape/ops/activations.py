@@ -41,7 +41,7 @@ _SELU_GRAD = gradient_op(
     "selu_grad", lambda xp, y, g: xp.where(y < 0, g * (y + SELU_SCALE * SELU_ALPHA), g * SELU_SCALE), _where_negative)
 _LEAKY_RELU_GRAD = gradient_op("leaky_relu_grad", lambda xp, x, g, alpha: xp.where(x > 0, g, g * alpha),
                                lambda gg, x, g, alpha: zeros_like(x))
-_RELU6_GRAD = gradient_op("relu6_grad", lambda xp, y, g: xp.where((y > 0) & (y < 6), g, xp.zeros_like(g)),
+_RELU6_GRAD = gradient_op("relu6_grad", lambda xp, y, g: arrays.routed(xp, (y > 0) & (y < 6), g),
                           lambda gg, y, g: zeros_like(y))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minitape.core import backends, dtypes
+from minitape.core import arrays, backends, dtypes
 from minitape.core.errors import InvalidArgumentError, UnimplementedError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
@@ -190,7 +190,7 @@ _SIGMOID_GRAD = gradient_op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y), la
 # so d/dc of the gradient of c * sqrt(x) at c = 0 is not lost.
 _SQRT_GRAD = Op("sqrt_grad", lambda xp, y, g: xp.where(g == 0, xp.zeros_like(g), 0.5 * g / y),
                 (lambda gg, ans, y, g: -(gg / y) * ans, lambda gg, ans, y, g: 0.5 * gg / y), keep=(ANS, 0))
-_RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: xp.where(y > 0, g, xp.zeros_like(g)),
+_RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: arrays.routed(xp, y > 0, g),
                          lambda gg, y, g: zeros_like(y), keep=(0,))
 
 
