@@ -78,5 +78,5 @@ from minitape.ops.scatter import (  # noqa: F401
     gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
 )
 from minitape.ops.splitting import meshgrid, repeat, reverse, roll, split, unstack  # noqa: F401
-from minitape.ops.recurrent import lstm_cell  # noqa: F401
+from minitape.ops.recurrent import lstm_cell, lstm_sequence  # noqa: F401
 from minitape.ops.comparisons import left_shift, right_shift  # noqa: F401

@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 from minitape.core.arrays import quietly
-from minitape.core.primitive import Op, apply
+from minitape.core.primitive import ANS, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import operands
 from minitape.ops.elementwise import sigmoid, tanh
-from minitape.ops.indexing import concat
+from minitape.ops.indexing import concat, stack
+from minitape.ops.linalg import matmul
 from minitape.ops.splitting import split
 
 
@@ -97,3 +98,84 @@ def _vjp(k: int) -> Callable:
 
 
 _LSTM_CELL = Op("lstm_cell", _forward, (_vjp(0), _vjp(1)), keep=(0, 1))
+
+
+def lstm_sequence(projected: Any, recurrent_kernel: Any, h: Any, c: Any) -> Tensor:
+    """Every step of an LSTM as one primitive: ``[h_t, c_t]`` for each step ``t``, shape ``(batch, time, 2·units)``.
+
+    ``projected[:, t]`` is step ``t``'s input through the kernel (``x_t @ kernel + bias``); each step
+    is ``lstm_cell(projected[:, t] + h_{t-1} @ recurrent_kernel, c_{t-1})`` from ``h, c`` at the
+    start: the same floats, but one tape entry for the sequence, where each step records three.
+    Its VJPs run backpropagation through time: in one NumPy loop when no tape records the backward
+    pass, and with minitape's ops otherwise, so that a second tape differentiates them.
+
+    >>> import minitape as tf
+    >>> z = tf.constant([[[100.0, 100.0, 1.0, 100.0]] * 3])     # 3 steps, 1 unit: c gains tanh(1) a step
+    >>> tf.ops.lstm_sequence(z, tf.zeros((1, 4)), tf.zeros((1, 1)), tf.zeros((1, 1)))[0, :, 1].numpy()
+    array([0.7615942, 1.5231884, 2.2847824], dtype=float32)
+    """
+    projected, recurrent_kernel, h, c = operands("lstm_sequence", projected, recurrent_kernel, h, c)
+    return apply(_LSTM_SEQUENCE, (projected, recurrent_kernel, h, c))
+
+
+def _sequence_forward(xp, projected, kernel, h, c):
+    units, steps = kernel.shape[0], []
+    for t in range(projected.shape[1]):
+        steps.append(_forward(xp, projected[:, t, :] + xp.matmul(h, kernel), c))
+        h, c = steps[-1][:, :units], steps[-1][:, units:]
+    return xp.stack(steps, axis=1)
+
+
+def _through_time(g, projected, kernel, h, c, hc, arithmetic: dict) -> tuple[Any, Any, Any, Any]:
+    """The gradients of ``projected``, the kernel, ``h`` and ``c`` given ``g`` (of every ``[h_t, c_t]``).
+
+    The steps backwards: each one's ``lstm_cell`` VJP on ``g_t`` plus what the step after it sent
+    back, ``z_t`` worked out again from ``h_{t-1}``; ``arithmetic`` names matmul, stack and the cell's
+    functions in NumPy or in minitape's ops.
+    """
+    matmul, units = arithmetic["matmul"], kernel.shape[0]
+    g_z, g_kernel, g_h, g_c = [], None, None, None
+    for t in reversed(range(projected.shape[1])):
+        h_previous, c_previous = (h, c) if t == 0 else (hc[:, t - 1, :units], hc[:, t - 1, units:])
+        g_t = g[:, t, :] if g_h is None else g[:, t, :] + arithmetic["join"]([g_h, g_c])
+        g_z_t, g_c = _backward(g_t, projected[:, t, :] + matmul(h_previous, kernel), c_previous,
+                               arithmetic["sigmoid"], arithmetic["tanh"], arithmetic["cut"], arithmetic["join"])
+        g_h = matmul(g_z_t, kernel, transpose_b=True)
+        step_kernel = matmul(h_previous, g_z_t, transpose_a=True)
+        g_kernel = step_kernel if g_kernel is None else g_kernel + step_kernel
+        g_z.append(g_z_t)
+    return arithmetic["stack"](g_z[::-1], axis=1), g_kernel, g_h, g_c
+
+
+def _numpy_matmul(a, b, transpose_a=False, transpose_b=False):
+    return np.matmul(a.mT if transpose_a else a, b.mT if transpose_b else b)
+
+
+_NUMPY = {"matmul": _numpy_matmul, "stack": np.stack, "sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh,
+          "cut": _numpy_cut, "join": lambda parts: np.concatenate(parts, axis=-1)}
+# The last NumPy backward pass, ``(g, the inputs, the output, the four gradients)``: as for lstm_cell.
+_last_sequence: list[tuple | None] = [None]
+
+
+def _sequence_vjp(k: int) -> Callable:
+    """The VJP of input ``k`` (0: ``projected``, 1: the recurrent kernel, 2: ``h``, 3: ``c``)."""
+    def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
+        tensors = (g, ans, *inputs)
+        # Just an optimization, as lstm_cell's: with no tape recording, the loop runs in NumPy, once for
+        # every input's gradient (the projected input's comes first, the kernel's second).
+        if not state.tapes and all(type(t._value) is np.ndarray for t in tensors):
+            last = _last_sequence[0]            # read once: another thread may replace it meanwhile
+            if last is None or not all(a is b for a, b in zip(last[0], tensors)):
+                values = [t._value for t in tensors]
+                last = (tensors, quietly(_through_time, values[0], *values[2:], values[1], _NUMPY))
+            _last_sequence[0] = None if k >= 1 else last
+            return wrap(last[1][k])
+        return _through_time(g, *inputs, ans, _OPS)[k]
+    return vjp
+
+
+_OPS = {"matmul": lambda a, b, **transposed: matmul(a, b, **transposed), "stack": lambda parts, axis: stack(parts, axis),
+        "sigmoid": sigmoid, "tanh": tanh, "cut": lambda v, count: split(v, count, axis=-1),
+        "join": lambda parts: concat(parts, axis=-1)}
+_LSTM_SEQUENCE = Op("lstm_sequence", _sequence_forward, tuple(_sequence_vjp(k) for k in range(4)),
+                    keep=(ANS, 0, 1, 2, 3))

@@ -190,13 +190,20 @@ class RNN(Layer):
         projected = self.cell.project_inputs(sequences, training) if hasattr(self.cell, "project_inputs") else None
         if projected is not None:       # every step's input through the kernel at once: one matmul, not one a step
             sequences, step = projected, lambda z, s: self.cell.step(z, s, training)   # noqa: E731
+        fused = None
+        if projected is not None and mask is None and hasattr(self.cell, "sequence"):
+            fused = self.cell.sequence(projected, states, self.go_backwards, training)   # all steps: one op
         try:
-            last, outputs, states = run_steps(step, sequences, states, mask, self.go_backwards,
-                                              self.zero_output_for_mask)
+            if fused is None:
+                last, outputs, states = run_steps(step, sequences, states, mask, self.go_backwards,
+                                                  self.zero_output_for_mask)
+                outputs = ops.stack(outputs, axis=1) if self.return_sequences else None
+            else:
+                last, outputs, states = fused
         finally:
             if hasattr(self.cell, "reset_dropout_masks"):
                 self.cell.reset_dropout_masks()
-        output = ops.stack(outputs, axis=1) if self.return_sequences else last
+        output = outputs if self.return_sequences else last
         return [output, *states] if self.return_state else output
 
     def _initial_states(self, sequences: Tensor, initial_state: Any) -> list[Tensor]:

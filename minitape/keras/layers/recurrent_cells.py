@@ -272,6 +272,29 @@ class LSTMCell(DropoutCell):
         z = ops.matmul(x, self.kernel)
         return z if self.bias is None else z + self.bias
 
+    def sequence(self, projected: Tensor, states: list[Tensor], go_backwards: bool = False,
+                 training: bool | None = False) -> tuple[Tensor, Tensor, list[Tensor]] | None:
+        """Every step at once from the projected inputs (see ``project_inputs``), as one ``lstm_sequence``:
+        the last ``h``, every step's ``h`` (in the order computed) and the final ``[h, c]``.  None where
+        steps must run one by one: other activations than Keras' defaults, or recurrent dropout in training.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.LSTMCell(2)
+        >>> cell.build((None, 3))
+        >>> h, every, (_, c) = cell.sequence(cell.project_inputs(tf.ones((4, 5, 3))), [tf.zeros((4, 2))] * 2)
+        >>> every.shape, bool((every[:, -1].numpy() == h.numpy()).all())
+        (TensorShape([4, 5, 2]), True)
+        """
+        if (self.activation is not ops.tanh or self.recurrent_activation is not ops.sigmoid
+                or (training and 0.0 < self.recurrent_dropout < 1.0) or not projected.shape[1]
+                or projected.dtype != self.recurrent_kernel.dtype):
+            return None
+        if go_backwards:
+            projected = ops.reverse(projected, [1])
+        hc, n = ops.lstm_sequence(projected, self.recurrent_kernel, states[0], states[1]), self.units
+        h = hc[:, -1, :n]
+        return h, hc[:, :, :n], [h, hc[:, -1, n:]]
+
     def step(self, projected: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, list[Tensor]]:
         """One step from this step's projected input ``x_t @ kernel + bias`` (see ``project_inputs``).
 

@@ -1,0 +1,92 @@
+"""``lstm_sequence``: a whole LSTM as one primitive (issue #28's RNN step).
+
+The same floats as ``lstm_cell`` step by step; backpropagation through time against central finite
+differences in float64, to the second order (the first check runs the NumPy loop, outside any tape,
+the second the ops under one); and Keras' ``LSTM`` layer taking it, with the same outputs and gradients
+as the steps one by one.
+"""
+import numpy as np
+import pytest
+
+import minitape as tf
+from test_op_gradients import check_first_and_second
+
+RNG = np.random.default_rng(4)
+PROJECTED, KERNEL = RNG.standard_normal((2, 5, 8)), RNG.standard_normal((2, 8)) * 0.5
+H, C = RNG.standard_normal((2, 2)), RNG.standard_normal((2, 2))
+
+
+def step_by_step(projected, kernel, h, c):
+    steps = []
+    for t in range(projected.shape[1]):
+        steps.append(tf.ops.lstm_cell(projected[:, t] + tf.matmul(h, kernel), c))
+        h, c = steps[-1][:, :2], steps[-1][:, 2:]
+    return tf.stack(steps, axis=1)
+
+
+def test_the_same_floats_as_lstm_cell_step_by_step():
+    args = [tf.constant(a.astype(np.float32)) for a in (PROJECTED, KERNEL, H, C)]
+    np.testing.assert_array_equal(tf.ops.lstm_sequence(*args).numpy(), step_by_step(*args).numpy())
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_first_and_second_derivatives_of_each_input(k):
+    inputs = [PROJECTED, KERNEL, H, C]
+
+    def sequence(t):
+        args = [t if j == k else tf.constant(a) for j, a in enumerate(inputs)]
+        return tf.ops.lstm_sequence(*args) * np.linspace(0.5, 1.5, 20).reshape(1, 5, 4)   # every h and c weighed
+    check_first_and_second(sequence, inputs[k])
+
+
+def test_the_numpy_loop_gives_every_gradient_once_and_lets_go():
+    from minitape.ops import recurrent
+    args = [tf.constant(a) for a in (PROJECTED, KERNEL, H, C)]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(args)
+        total = tf.reduce_sum(tf.ops.lstm_sequence(*args) ** 2)
+    fused = tape.gradient(total, args)                   # outside the tape: NumPy, for all four
+    assert recurrent._last_sequence[0] is None           # the kernel's VJP took the pass: nothing is held
+    with tf.GradientTape() as tape:
+        tape.watch(args)
+        total = tf.reduce_sum(step_by_step(*args) ** 2)
+    for a, b in zip(fused, tape.gradient(total, args)):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("options", [{}, {"return_sequences": True, "return_state": True},
+                                     {"go_backwards": True, "return_sequences": True}])
+def test_keras_lstm_runs_one_op_with_the_steps_answers(options):
+    tf.keras.utils.set_random_seed(0)
+    fused = tf.keras.layers.LSTM(3, **options)
+    plain = tf.keras.layers.LSTM(3, activation=lambda v: tf.tanh(v), **options)       # steps one by one
+    x = tf.constant(np.random.default_rng(5).standard_normal((2, 6, 4)).astype(np.float32))
+    fused(x), plain(x)
+    for a, b in zip(plain.weights, fused.weights):
+        a.assign(b)
+    answers = []
+    for layer in (fused, plain):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            out = tf.nest.flatten(layer(x))
+            total = tf.add_n([tf.reduce_sum(o * o) for o in out])
+        labels = [e.label for e in tape.entries()]
+        answers.append(([o.numpy() for o in out], [g.numpy() for g in tape.gradient(total, [x, *layer.weights])],
+                        labels))
+    (out1, grads1, labels1), (out2, grads2, labels2) = answers
+    assert labels1.count("lstm_sequence") == 1 and "lstm_cell" not in labels1 and len(labels1) < len(labels2) / 3
+    for a, b in zip(out1, out2):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+    for a, b in zip(grads1, grads2):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_recurrent_dropout_and_masks_still_step_one_by_one():
+    x = tf.ones((2, 3, 4))
+    for layer, kwargs in ((tf.keras.layers.LSTM(2, recurrent_dropout=0.5), {"training": True}),
+                          (tf.keras.layers.LSTM(2), {"mask": tf.constant([[True, True, False]] * 2)})):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            layer(x, **kwargs)
+        labels = [e.label for e in tape.entries()]
+        assert "lstm_sequence" not in labels and labels.count("lstm_cell") == 3
