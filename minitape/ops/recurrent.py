@@ -51,8 +51,10 @@ def _gates(z: Any, sigmoid: Callable, tanh: Callable, cut: Callable) -> tuple[An
 
 
 def _forward(xp, z, c_previous):
-    i, f, candidate, o = _gates(z, lambda v: 1 / (1 + xp.exp(-v)), xp.tanh, _numpy_cut)
-    c = f * c_previous + i * candidate            # the order of the ops LSTMCell would run: the same floats
+    n = z.shape[-1] // 4
+    gates = 1 / (1 + xp.exp(-z))          # i, f and o (and the cell's quarter, not used) in one pass over z
+    i, f, o = gates[..., :n], gates[..., n:2 * n], gates[..., 3 * n:]
+    c = f * c_previous + i * xp.tanh(z[..., 2 * n:3 * n])    # the order of the ops LSTMCell would run
     return xp.concat([o * xp.tanh(c), c], axis=-1)
 
 
@@ -147,12 +149,34 @@ def _through_time(g, projected, kernel, h, c, hc, arithmetic: dict) -> tuple[Any
     return arithmetic["stack"](g_z[::-1], axis=1), g_kernel, g_h, g_c
 
 
-def _numpy_matmul(a, b, transpose_a=False, transpose_b=False):
-    return np.matmul(a.mT if transpose_a else a, b.mT if transpose_b else b)
+# Fast path (NumPy): what does not depend on the gradient flowing back (every step's gates, tanh(c_t),
+# and what they multiply the gradients by) is worked out for all steps at once, from h_{t-1} and c_t
+# read off the output; the loop keeps only the recurrence, and the kernel's gradient is one product
+# over every step at the end. On benchmarks/rnn.py's sequence (16 x 100 steps x 32 units), 1 thread,
+# the backward pass alone: 8.9 ms against 17.4 ms for the loop above in NumPy (CPU time, medians of
+# 15 alternating in one process, a busy machine).
+def _numpy_through_time(g, projected, kernel, h, c, hc):
+    n, (batch, steps) = kernel.shape[0], projected.shape[:2]
+    h_previous = np.concatenate([h[:, None, :], hc[:, :-1, :n]], axis=1)        # every step's h_{t-1}
+    c_previous = np.concatenate([c[:, None, :], hc[:, :-1, n:]], axis=1)
+    z = projected + h_previous @ kernel
+    gates, candidate, squashed = 1 / (1 + np.exp(-z)), np.tanh(z[..., 2 * n:3 * n]), np.tanh(hc[..., n:])
+    slopes = gates * (1 - gates)
+    # z's gradient is g_carry times the first three quarters, g_h times the last (see _backward)
+    factors = np.concatenate([candidate * slopes[..., :n], c_previous * slopes[..., n:2 * n],
+                              gates[..., :n] * (1 - candidate * candidate), squashed * slopes[..., 3 * n:]], axis=-1)
+    into_carry, forget = gates[..., 3 * n:] * (1 - squashed * squashed), gates[..., n:2 * n]
+    g_z, spread = np.empty_like(projected), np.empty((batch, 4, n), projected.dtype)
+    g_h, g_c = np.zeros_like(h), np.zeros_like(c)
+    for t in reversed(range(steps)):
+        g_h = g[:, t, :n] + g_h
+        g_carry = g[:, t, n:] + g_c + g_h * into_carry[:, t, :]
+        spread[:, :3, :], spread[:, 3, :] = g_carry[:, None, :], g_h
+        np.multiply(spread.reshape(batch, 4 * n), factors[:, t, :], out=g_z[:, t, :])
+        g_h, g_c = g_z[:, t, :] @ kernel.mT, g_carry * forget[:, t, :]
+    return g_z, np.tensordot(h_previous, g_z, axes=([0, 1], [0, 1])), g_h, g_c
 
 
-_NUMPY = {"matmul": _numpy_matmul, "stack": np.stack, "sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh,
-          "cut": _numpy_cut, "join": lambda parts: np.concatenate(parts, axis=-1)}
 # The last NumPy backward pass, ``(g, the inputs, the output, the four gradients)``: as for lstm_cell.
 _last_sequence: list[tuple | None] = [None]
 
@@ -167,7 +191,7 @@ def _sequence_vjp(k: int) -> Callable:
             last = _last_sequence[0]            # read once: another thread may replace it meanwhile
             if last is None or not all(a is b for a, b in zip(last[0], tensors)):
                 values = [t._value for t in tensors]
-                last = (tensors, quietly(_through_time, values[0], *values[2:], values[1], _NUMPY))
+                last = (tensors, quietly(_numpy_through_time, values[0], *values[2:], values[1]))
             _last_sequence[0] = None if k >= 1 else last
             return wrap(last[1][k])
         return _through_time(g, *inputs, ans, _OPS)[k]
