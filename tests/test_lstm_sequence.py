@@ -90,3 +90,15 @@ def test_recurrent_dropout_and_masks_still_step_one_by_one():
             layer(x, **kwargs)
         labels = [e.label for e in tape.entries()]
         assert "lstm_sequence" not in labels and labels.count("lstm_cell") == 3
+
+
+def test_shapes_that_do_not_fit_are_refused_by_name():
+    zeros = tf.zeros
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_cell: z must have shape .* \[2, 12\]; got \[2, 8\]"):
+        tf.ops.lstm_cell(zeros((2, 8)), zeros((2, 3)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: recurrent_kernel must .*got \[3, 8\]"):
+        tf.ops.lstm_sequence(zeros((2, 3, 8)), zeros((3, 8)), zeros((2, 2)), zeros((2, 2)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: c must have shape \[batch, units\]"):
+        tf.ops.lstm_sequence(zeros((2, 3, 8)), zeros((2, 8)), zeros((2, 2)), zeros((3, 2)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: projected must have shape"):
+        tf.ops.lstm_sequence(zeros((2, 8)), zeros((2, 8)), zeros((2, 2)), zeros((2, 2)))

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from minitape.core.arrays import quietly
+from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
@@ -42,7 +43,22 @@ def lstm_cell(z: Any, c_previous: Any) -> Tensor:
     array([[0.964, 2.   ]], dtype=float32)
     """
     z, c_previous = operands("lstm_cell", z, c_previous)
+    batch, units = (tuple(c_previous.shape[:-1]), c_previous.shape[-1]) if c_previous.ndim else ((), -1)
+    _check_shape("lstm_cell", "z", z, (*batch, 4 * units), "batch, 4·units (units: c_previous's last axis)")
     return apply(_LSTM_CELL, (z, c_previous))
+
+
+def _check_shape(op: str, name: str, tensor: Tensor, wanted: tuple[int, ...], spelled: str) -> None:
+    """Raise unless ``tensor`` has the shape ``wanted``, spelled out as ``[spelled]`` (a negative size is never met).
+
+    >>> _check_shape("lstm_cell", "z", tf.zeros((2, 8)), (2, 12), "batch, 4·units")
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.InvalidArgumentError: lstm_cell: z must have shape [batch, 4·units], here [2, 12]; got [2, 8].
+    """
+    if tuple(tensor.shape) != tuple(wanted):
+        here = f", here {list(wanted)}" if min(wanted, default=0) >= 0 else ""
+        raise InvalidArgumentError(f"{op}: {name} must have shape [{spelled}]{here}; got {list(tensor.shape)}.")
 
 
 def _gates(z: Any, sigmoid: Callable, tanh: Callable, cut: Callable) -> tuple[Any, Any, Any, Any]:
@@ -117,6 +133,12 @@ def lstm_sequence(projected: Any, recurrent_kernel: Any, h: Any, c: Any) -> Tens
     array([0.7615942, 1.5231884, 2.2847824], dtype=float32)
     """
     projected, recurrent_kernel, h, c = operands("lstm_sequence", projected, recurrent_kernel, h, c)
+    units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
+    batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
+    _check_shape("lstm_sequence", "recurrent_kernel", recurrent_kernel, (units, 4 * units), "units, 4·units")
+    _check_shape("lstm_sequence", "projected", projected, (batch, steps, 4 * units), "batch, time, 4·units")
+    for name, state_ in (("h", h), ("c", c)):
+        _check_shape("lstm_sequence", name, state_, (batch, units), "batch, units")
     return apply(_LSTM_SEQUENCE, (projected, recurrent_kernel, h, c))
 
 
