@@ -73,7 +73,7 @@ WORKLOADS = {
     "mlp": mlp,
     "checkpoint none": lambda: checkpointed("none"),
     "checkpoint √L": lambda: checkpointed("√L segments"),
-    "lstm": lambda: __import__("rnn").minitape_figures(7)["none ms"],
+    "lstm": lambda: __import__("rnn").minitape_figures(7)["LSTM ms"],
     "transformer": sequence_step,
 }
 print(json.dumps({name: WORKLOADS[name]() for name in wanted}))

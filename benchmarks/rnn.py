@@ -1,7 +1,8 @@
-"""An LSTM's forward and backward pass: minitape's ``keras.layers.LSTM`` against PyTorch's ``nn.LSTM``.
+"""An LSTM's and a GRU's forward and backward pass: minitape's ``keras.layers.LSTM``/``GRU`` against PyTorch's.
 
-``LSTM(32)`` over a batch of 16 sequences of 100 steps of 8 features, float32, returning the last output;
-one pass is the forward pass, the sum of the output and the backward pass to every weight.  Each side
+``LSTM(32)`` and ``GRU(32)`` (PyTorch's GRU is Keras 3's ``reset_after=True``) over a batch of 16
+sequences of 100 steps of 8 features, float32, returning the last output; one pass is the forward pass,
+the sum of the output and the backward pass to every weight.  Each side
 runs in its own process, 1 thread, the two in turn round after round; it prints each side's median and
 the median of the per-round ratios.
 
@@ -21,28 +22,34 @@ def data():
 
 def minitape_figures(repeats: int) -> dict:
     import minitape as tf
-    layer, x = tf.keras.layers.LSTM(UNITS), tf.constant(data())
-    layer(x)
+    x, figures = tf.constant(data()), {}
+    for name in ("LSTM", "GRU"):
+        layer = getattr(tf.keras.layers, name)(UNITS)
+        layer(x)
 
-    def step():
-        with tf.GradientTape() as tape:
-            total = tf.reduce_sum(layer(x))
-        tape.gradient(total, layer.trainable_variables)
+        def step():
+            with tf.GradientTape() as tape:
+                total = tf.reduce_sum(layer(x))
+            tape.gradient(total, layer.trainable_variables)
 
-    return {"none ms": median_step(step, repeats)}
+        figures[f"{name} ms"] = median_step(step, repeats)
+    return figures
 
 
 def torch_figures(repeats: int) -> dict:
     import torch
 
     torch.set_num_threads(1)
-    layer, x = torch.nn.LSTM(FEATURES, UNITS, batch_first=True), torch.from_numpy(data())
+    x, figures = torch.from_numpy(data()), {"torch": torch.__version__}
+    for name in ("LSTM", "GRU"):
+        layer = getattr(torch.nn, name)(FEATURES, UNITS, batch_first=True)
 
-    def step():
-        layer.zero_grad()
-        layer(x)[0][:, -1].sum().backward()
+        def step():
+            layer.zero_grad()
+            layer(x)[0][:, -1].sum().backward()
 
-    return {"torch ms": median_step(step, repeats), "torch": torch.__version__}
+        figures[f"torch {name} ms"] = median_step(step, repeats)
+    return figures
 
 
 def main() -> None:
@@ -50,8 +57,10 @@ def main() -> None:
     if run is None:
         return
     args, ours, theirs = run
-    print(f"LSTM({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, 1 thread")
-    print(against_torch(ours, theirs, "none ms", "torch ms", "ms"))
+    for name in ("LSTM", "GRU"):
+        print(f"{name}({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, "
+              f"1 thread")
+        print(against_torch(ours, theirs, f"{name} ms", f"torch {name} ms", "ms"))
 
 
 if __name__ == "__main__":

@@ -44,14 +44,14 @@ def lstm_cell(z: Any, c_previous: Any) -> Tensor:
     """
     z, c_previous = operands("lstm_cell", z, c_previous)
     batch, units = (tuple(c_previous.shape[:-1]), c_previous.shape[-1]) if c_previous.ndim else ((), -1)
-    _check_shape("lstm_cell", "z", z, (*batch, 4 * units), "batch, 4·units (units: c_previous's last axis)")
+    check_shape("lstm_cell", "z", z, (*batch, 4 * units), "batch, 4·units (units: c_previous's last axis)")
     return apply(_LSTM_CELL, (z, c_previous))
 
 
-def _check_shape(op: str, name: str, tensor: Tensor, wanted: tuple[int, ...], spelled: str) -> None:
+def check_shape(op: str, name: str, tensor: Tensor, wanted: tuple[int, ...], spelled: str) -> None:
     """Raise unless ``tensor`` has the shape ``wanted``, spelled out as ``[spelled]`` (a negative size is never met).
 
-    >>> _check_shape("lstm_cell", "z", tf.zeros((2, 8)), (2, 12), "batch, 4·units")
+    >>> check_shape("lstm_cell", "z", tf.zeros((2, 8)), (2, 12), "batch, 4·units")
     Traceback (most recent call last):
     ...
     minitape.core.errors.InvalidArgumentError: lstm_cell: z must have shape [batch, 4·units], here [2, 12]; got [2, 8].
@@ -135,10 +135,10 @@ def lstm_sequence(projected: Any, recurrent_kernel: Any, h: Any, c: Any) -> Tens
     projected, recurrent_kernel, h, c = operands("lstm_sequence", projected, recurrent_kernel, h, c)
     units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
     batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
-    _check_shape("lstm_sequence", "recurrent_kernel", recurrent_kernel, (units, 4 * units), "units, 4·units")
-    _check_shape("lstm_sequence", "projected", projected, (batch, steps, 4 * units), "batch, time, 4·units")
+    check_shape("lstm_sequence", "recurrent_kernel", recurrent_kernel, (units, 4 * units), "units, 4·units")
+    check_shape("lstm_sequence", "projected", projected, (batch, steps, 4 * units), "batch, time, 4·units")
     for name, state_ in (("h", h), ("c", c)):
-        _check_shape("lstm_sequence", name, state_, (batch, units), "batch, units")
+        check_shape("lstm_sequence", name, state_, (batch, units), "batch, units")
     return apply(_LSTM_SEQUENCE, (projected, recurrent_kernel, h, c))
 
 
@@ -199,29 +199,36 @@ def _numpy_through_time(g, projected, kernel, h, c, hc):
     return g_z, np.tensordot(h_previous, g_z, axes=([0, 1], [0, 1])), g_h, g_c
 
 
-# The last NumPy backward pass, ``(g, the inputs, the output, the four gradients)``: as for lstm_cell.
+# The last NumPy backward pass of lstm_sequence, ``(g, the output, the inputs; the four gradients)``.
 _last_sequence: list[tuple | None] = [None]
 
 
-def _sequence_vjp(k: int) -> Callable:
-    """The VJP of input ``k`` (0: ``projected``, 1: the recurrent kernel, 2: ``h``, 3: ``c``)."""
-    def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
-        tensors = (g, ans, *inputs)
-        # Just an optimization, as lstm_cell's: with no tape recording, the loop runs in NumPy, once for
-        # every input's gradient (the projected input's comes first, the kernel's second).
-        if not state.tapes and all(type(t._value) is np.ndarray for t in tensors):
-            last = _last_sequence[0]            # read once: another thread may replace it meanwhile
-            if last is None or not all(a is b for a, b in zip(last[0], tensors)):
+def sequence_vjps(count: int, numpy_pass: Callable, ops_pass: Callable, last: list) -> tuple[Callable, ...]:
+    """The VJPs of the ``count`` inputs of an op over a whole sequence, from its backward pass through time.
+
+    ``numpy_pass(g, *inputs, ans)`` on NumPy arrays and ``ops_pass(g, *inputs, ans)`` on tensors
+    each give every input's gradient.  Just an optimization, as lstm_cell's: with no tape
+    recording, the NumPy pass runs once for all the VJPs, kept in ``last`` by the first input's
+    (which comes first) and let go by the next one called.
+    """
+    def vjp_of(k: int) -> Callable:
+        def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
+            tensors = (g, ans, *inputs)
+            if state.tapes or any(type(t._value) is not np.ndarray for t in tensors):
+                return ops_pass(g, *inputs, ans)[k]
+            held = last[0]                      # read once: another thread may replace it meanwhile
+            if held is None or not all(a is b for a, b in zip(held[0], tensors)):
                 values = [t._value for t in tensors]
-                last = (tensors, quietly(_numpy_through_time, values[0], *values[2:], values[1]))
-            _last_sequence[0] = None if k >= 1 else last
-            return wrap(last[1][k])
-        return _through_time(g, *inputs, ans, _OPS)[k]
-    return vjp
+                held = (tensors, quietly(numpy_pass, values[0], *values[2:], values[1]))
+            last[0] = None if k >= 1 else held
+            return wrap(held[1][k])
+        return vjp
+    return tuple(vjp_of(k) for k in range(count))
 
 
 _OPS = {"matmul": lambda a, b, **transposed: matmul(a, b, **transposed), "stack": lambda parts, axis: stack(parts, axis),
         "sigmoid": sigmoid, "tanh": tanh, "cut": lambda v, count: split(v, count, axis=-1),
         "join": lambda parts: concat(parts, axis=-1)}
-_LSTM_SEQUENCE = Op("lstm_sequence", _sequence_forward, tuple(_sequence_vjp(k) for k in range(4)),
-                    keep=(ANS, 0, 1, 2, 3))
+_LSTM_SEQUENCE = Op("lstm_sequence", _sequence_forward,
+                    sequence_vjps(4, _numpy_through_time, lambda g, *inputs: _through_time(g, *inputs, _OPS),
+                                  _last_sequence), keep=(ANS, 0, 1, 2, 3))

@@ -109,6 +109,48 @@ class DropoutCell(Layer):
             self._dropout_masks[which] = nn.dropout(ops.ones_like(x), rate, seed=self.seed)
         return x * self._dropout_masks[which]
 
+    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step: the input through the kernel (``x @ kernel + bias``), then the cell's ``step``.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.SimpleRNNCell(1, activation="linear", kernel_initializer="ones",
+        ...                                      recurrent_initializer="ones")
+        >>> cell.build((None, 1))
+        >>> cell.call(tf.constant([[2.0]]), [tf.constant([[3.0]])])[0].numpy()
+        array([[5.]], dtype=float32)
+        """
+        return self.step(self._projected(self._dropped(inputs, "input", training)), states, training)
+
+    def project_inputs(self, sequences: Tensor, training: bool | None = False) -> Tensor | None:
+        """Every time step's ``x_t @ kernel + bias`` at once, for ``RNN`` to hand to ``step`` one by one:
+        one matmul for the sequence instead of one per step.  None while input dropout is on (a training
+        call with ``dropout``): then each step's input is masked first.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.LSTMCell(2)
+        >>> cell.build((None, 3))
+        >>> cell.project_inputs(tf.ones((4, 5, 3))).shape
+        TensorShape([4, 5, 8])
+        """
+        if training and 0.0 < self.dropout < 1.0:
+            return None
+        return self._projected(sequences)
+
+    def _projected(self, x: Tensor) -> Tensor:
+        """``x @ kernel + bias`` over the last axis of ``x`` (a step's input, or a whole sequence's)."""
+        z, bias = ops.matmul(x, self.kernel), self._input_bias()
+        return z if bias is None else z + bias
+
+    def _input_bias(self) -> Tensor | None:
+        return self.bias
+
+    def _runs_whole(self, projected: Tensor, training: bool | None) -> bool:
+        """Whether ``sequence`` may run every step as one op: Keras' default activations, no recurrent
+        dropout while training (its mask multiplies each step's state), and some steps to run."""
+        return (self.activation is ops.tanh and getattr(self, "recurrent_activation", None) is ops.sigmoid
+                and not (training and 0.0 < self.recurrent_dropout < 1.0) and bool(projected.shape[1])
+                and projected.dtype == self.recurrent_kernel.dtype)
+
     def reset_dropout_masks(self) -> None:
         """Forget the masks: the next sequence draws its own (``RNN`` calls this after the last step).
 
@@ -134,21 +176,18 @@ class SimpleRNNCell(DropoutCell):
     array([[0.4621, 0.4621]], dtype=float32)
     """
 
-    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
-        """One step: the new state, as the output and as the list of states.
+    def step(self, projected: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step from this step's projected input ``x_t @ kernel + bias``: the new state, as the output
+        and as the list of states.
 
         >>> import minitape as tf
-        >>> cell = tf.keras.layers.SimpleRNNCell(1, activation="linear", kernel_initializer="ones",
-        ...                                      recurrent_initializer="ones")
+        >>> cell = tf.keras.layers.SimpleRNNCell(1, activation="linear", recurrent_initializer="ones")
         >>> cell.build((None, 1))
-        >>> cell.call(tf.constant([[2.0]]), [tf.constant([[3.0]])])[0].numpy()
+        >>> cell.step(tf.constant([[2.0]]), [tf.constant([[3.0]])])[0].numpy()
         array([[5.]], dtype=float32)
         """
         previous = states[0] if isinstance(states, list | tuple) else states
-        h = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
-        if self.bias is not None:
-            h = h + self.bias
-        output = h + ops.matmul(self._dropped(previous, "recurrent", training), self.recurrent_kernel)
+        output = projected + ops.matmul(self._dropped(previous, "recurrent", training), self.recurrent_kernel)
         if self.activation is not None:
             output = self.activation(output)
         return output, [output] if isinstance(states, list | tuple) else output
@@ -177,23 +216,48 @@ class GRUCell(DropoutCell):
     def _bias_shape(self) -> tuple[int, ...]:
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
 
-    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
-        """One step: ``z * h_prev + (1 - z) * candidate``, as the output and as the list of states.
+    def _input_bias(self) -> Tensor | None:
+        return None if self.bias is None else self.bias[0] if self.reset_after else self.bias
+
+    def _recurrent_bias(self) -> Tensor | None:
+        return self.bias[1] if self.bias is not None and self.reset_after else None
+
+    def sequence(self, projected: Tensor, states: list[Tensor], go_backwards: bool = False,
+                 training: bool | None = False) -> tuple[Tensor, Tensor, list[Tensor]] | None:
+        """Every step at once from the projected inputs (see ``project_inputs``), as one ``gru_sequence``:
+        the last output, every step's (in the order computed) and the final ``[h]``.  None where steps
+        must run one by one: ``reset_after=False``, other activations than Keras' defaults, or recurrent
+        dropout in training.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.GRUCell(2)
+        >>> cell.build((None, 3))
+        >>> h, every, [h_again] = cell.sequence(cell.project_inputs(tf.ones((4, 5, 3))), [tf.zeros((4, 2))])
+        >>> every.shape, h is h_again
+        (TensorShape([4, 5, 2]), True)
+        """
+        if not self.reset_after or not self._runs_whole(projected, training):
+            return None
+        if go_backwards:
+            projected = ops.reverse(projected, [1])
+        bias = self._recurrent_bias()
+        bias = ops.zeros((3 * self.units,), projected.dtype) if bias is None else bias
+        outputs = ops.gru_sequence(projected, self.recurrent_kernel, bias, states[0])
+        last = outputs[:, -1, :]
+        return last, outputs, [last]
+
+    def step(self, projected: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
+        """One step from this step's projected input ``x_t @ kernel + input bias``: ``z * h_prev + (1 - z) *
+        candidate``, as the output and as the list of states.
 
         >>> import minitape as tf
         >>> cell = tf.keras.layers.GRUCell(2, kernel_initializer="zeros", recurrent_initializer="zeros")
         >>> cell.build((None, 1))
-        >>> cell.call(tf.constant([[1.0]]), [tf.constant([[4.0, 2.0]])])[0].numpy()    # z = 1/2, candidate 0
+        >>> cell.step(tf.zeros((1, 6)), [tf.constant([[4.0, 2.0]])])[0].numpy()    # z = 1/2, candidate 0
         array([[2., 1.]], dtype=float32)
         """
         previous = states[0] if isinstance(states, list | tuple) else states
-        n = self.units
-        input_bias = recurrent_bias = None
-        if self.bias is not None:
-            input_bias, recurrent_bias = (self.bias[0], self.bias[1]) if self.reset_after else (self.bias, None)
-        x = ops.matmul(self._dropped(inputs, "input", training), self.kernel)
-        if input_bias is not None:
-            x = x + input_bias
+        n, x, recurrent_bias = self.units, projected, self._recurrent_bias()
         h = self._dropped(previous, "recurrent", training)
         if self.reset_after:
             inner = ops.matmul(h, self.recurrent_kernel)
@@ -240,38 +304,6 @@ class LSTMCell(DropoutCell):
         return lambda shape, dtype=None: ops.concat([init((n,), dtype), ops.ones((n,), dtype), init((2 * n,), dtype)],
                                                     axis=0)
 
-    def call(self, inputs: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, list[Tensor]]:
-        """One step from ``states = [h, c]``: the output ``h`` and the new ``[h, c]``.
-
-        >>> import minitape as tf
-        >>> cell = tf.keras.layers.LSTMCell(1, kernel_initializer="zeros", recurrent_initializer="zeros")
-        >>> cell.build((None, 1))
-        >>> h, (_, c) = cell.call(tf.constant([[1.0]]), [tf.zeros((1, 1)), tf.constant([[2.0]])])
-        >>> round(float(c[0, 0]), 4)                   # the forget gate sigmoid(1) keeps 73% of the carry
-        1.4621
-        """
-        return self.step(self._projected(self._dropped(inputs, "input", training)), states, training)
-
-    def project_inputs(self, sequences: Tensor, training: bool | None = False) -> Tensor | None:
-        """Every time step's ``x_t @ kernel + bias`` at once, for ``RNN`` to hand to ``step`` one by one:
-        one matmul for the sequence instead of one per step.  None while input dropout is on (a training
-        call with ``dropout``): then each step's input is masked first.
-
-        >>> import minitape as tf
-        >>> cell = tf.keras.layers.LSTMCell(2)
-        >>> cell.build((None, 3))
-        >>> cell.project_inputs(tf.ones((4, 5, 3))).shape
-        TensorShape([4, 5, 8])
-        """
-        if training and 0.0 < self.dropout < 1.0:
-            return None
-        return self._projected(sequences)
-
-    def _projected(self, x: Tensor) -> Tensor:
-        """``x @ kernel + bias`` over the last axis of ``x`` (a step's input, or a whole sequence's)."""
-        z = ops.matmul(x, self.kernel)
-        return z if self.bias is None else z + self.bias
-
     def sequence(self, projected: Tensor, states: list[Tensor], go_backwards: bool = False,
                  training: bool | None = False) -> tuple[Tensor, Tensor, list[Tensor]] | None:
         """Every step at once from the projected inputs (see ``project_inputs``), as one ``lstm_sequence``:
@@ -285,9 +317,7 @@ class LSTMCell(DropoutCell):
         >>> every.shape, bool((every[:, -1].numpy() == h.numpy()).all())
         (TensorShape([4, 5, 2]), True)
         """
-        if (self.activation is not ops.tanh or self.recurrent_activation is not ops.sigmoid
-                or (training and 0.0 < self.recurrent_dropout < 1.0) or not projected.shape[1]
-                or projected.dtype != self.recurrent_kernel.dtype):
+        if not self._runs_whole(projected, training):
             return None
         if go_backwards:
             projected = ops.reverse(projected, [1])
