@@ -1,10 +1,10 @@
-"""An LSTM's and a GRU's forward and backward pass: minitape's ``keras.layers.LSTM``/``GRU`` against PyTorch's.
+"""Recurrent layers' forward and backward pass: minitape's ``keras.layers.LSTM``/``GRU``/``SimpleRNN`` against PyTorch's.
 
-``LSTM(32)`` and ``GRU(32)`` (PyTorch's GRU is Keras 3's ``reset_after=True``) over a batch of 16
-sequences of 100 steps of 8 features, float32, returning the last output; one pass is the forward pass,
-the sum of the output and the backward pass to every weight.  Each side
-runs in its own process, 1 thread, the two in turn round after round; it prints each side's median and
-the median of the per-round ratios.
+``LSTM(32)``, ``GRU(32)`` (PyTorch's GRU is Keras 3's ``reset_after=True``) and ``SimpleRNN(32)`` (PyTorch's
+``RNN``, tanh) over a batch of 16 sequences of 100 steps of 8 features, float32, returning the last output;
+one pass is the forward pass, the sum of the output and the backward pass to every weight.  Each side runs
+in its own process, 1 thread, the two in turn round after round; it prints each side's median and the
+median of the per-round ratios.
 
 Run:  .venv/bin/python benchmarks/rnn.py --torch /tmp/torchvenv/bin/python [--rounds 5]
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 from sequence import against_torch, median_step, paired_rounds
 
 BATCH, STEPS, FEATURES, UNITS = 16, 100, 8, 32
+LAYERS = {"LSTM": "LSTM", "GRU": "GRU", "SimpleRNN": "RNN"}          # Keras' name: PyTorch's
 
 
 def data():
@@ -23,7 +24,7 @@ def data():
 def minitape_figures(repeats: int) -> dict:
     import minitape as tf
     x, figures = tf.constant(data()), {}
-    for name in ("LSTM", "GRU"):
+    for name in LAYERS:
         layer = getattr(tf.keras.layers, name)(UNITS)
         layer(x)
 
@@ -41,8 +42,8 @@ def torch_figures(repeats: int) -> dict:
 
     torch.set_num_threads(1)
     x, figures = torch.from_numpy(data()), {"torch": torch.__version__}
-    for name in ("LSTM", "GRU"):
-        layer = getattr(torch.nn, name)(FEATURES, UNITS, batch_first=True)
+    for name, torch_name in LAYERS.items():
+        layer = getattr(torch.nn, torch_name)(FEATURES, UNITS, batch_first=True)
 
         def step():
             layer.zero_grad()
@@ -57,7 +58,7 @@ def main() -> None:
     if run is None:
         return
     args, ours, theirs = run
-    for name in ("LSTM", "GRU"):
+    for name in LAYERS:
         print(f"{name}({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, "
               f"1 thread")
         print(against_torch(ours, theirs, f"{name} ms", f"torch {name} ms", "ms"))

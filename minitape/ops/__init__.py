@@ -80,4 +80,5 @@ from minitape.ops.scatter import (  # noqa: F401
 from minitape.ops.splitting import meshgrid, repeat, reverse, roll, split, unstack  # noqa: F401
 from minitape.ops.recurrent import lstm_cell, lstm_sequence  # noqa: F401
 from minitape.ops.gru import gru_sequence  # noqa: F401
+from minitape.ops.simple_rnn import simple_rnn_sequence  # noqa: F401
 from minitape.ops.comparisons import left_shift, right_shift  # noqa: F401

@@ -145,9 +145,10 @@ class DropoutCell(Layer):
         return self.bias
 
     def _runs_whole(self, projected: Tensor, training: bool | None) -> bool:
-        """Whether ``sequence`` may run every step as one op: Keras' default activations, no recurrent
-        dropout while training (its mask multiplies each step's state), and some steps to run."""
-        return (self.activation is ops.tanh and getattr(self, "recurrent_activation", None) is ops.sigmoid
+        """Whether ``sequence`` may run every step as one op: Keras' default activations (tanh, and sigmoid
+        for the gates of a cell that has them), no recurrent dropout while training (its mask multiplies
+        each step's state), and some steps to run."""
+        return (self.activation is ops.tanh and getattr(self, "recurrent_activation", ops.sigmoid) is ops.sigmoid
                 and not (training and 0.0 < self.recurrent_dropout < 1.0) and bool(projected.shape[1])
                 and projected.dtype == self.recurrent_kernel.dtype)
 
@@ -175,6 +176,27 @@ class SimpleRNNCell(DropoutCell):
     >>> out.numpy().round(4)                        # tanh(0.5)
     array([[0.4621, 0.4621]], dtype=float32)
     """
+
+    def sequence(self, projected: Tensor, states: list[Tensor], go_backwards: bool = False,
+                 training: bool | None = False) -> tuple[Tensor, Tensor, list[Tensor]] | None:
+        """Every step at once from the projected inputs (see ``project_inputs``), as one
+        ``simple_rnn_sequence``: the last output, every step's (in the order computed) and ``[last]``.
+        None where steps must run one by one: another activation than ``tanh``, or recurrent dropout
+        in training.
+
+        >>> import minitape as tf
+        >>> cell = tf.keras.layers.SimpleRNNCell(2)
+        >>> cell.build((None, 3))
+        >>> cell.sequence(cell.project_inputs(tf.ones((4, 5, 3))), [tf.zeros((4, 2))])[1].shape
+        TensorShape([4, 5, 2])
+        """
+        if not self._runs_whole(projected, training):
+            return None
+        if go_backwards:
+            projected = ops.reverse(projected, [1])
+        outputs = ops.simple_rnn_sequence(projected, self.recurrent_kernel, states[0])
+        last = outputs[:, -1, :]
+        return last, outputs, [last]
 
     def step(self, projected: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, Any]:
         """One step from this step's projected input ``x_t @ kernel + bias``: the new state, as the output
