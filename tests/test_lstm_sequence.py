@@ -2,8 +2,7 @@
 
 The same floats as ``lstm_cell`` step by step; backpropagation through time against central finite
 differences in float64, to the second order (the first check runs the NumPy loop, outside any tape,
-the second the ops under one); and Keras' ``LSTM`` layer taking it, with the same outputs and gradients
-as the steps one by one.
+the second the ops under one).  Keras' ``LSTM`` taking it: tests/test_rnn_sequences.py.
 """
 import numpy as np
 import pytest
@@ -52,33 +51,6 @@ def test_the_numpy_loop_gives_every_gradient_once_and_lets_go():
         total = tf.reduce_sum(step_by_step(*args) ** 2)
     for a, b in zip(fused, tape.gradient(total, args)):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
-
-
-@pytest.mark.parametrize("options", [{}, {"return_sequences": True, "return_state": True},
-                                     {"go_backwards": True, "return_sequences": True}])
-def test_keras_lstm_runs_one_op_with_the_steps_answers(options):
-    tf.keras.utils.set_random_seed(0)
-    fused = tf.keras.layers.LSTM(3, **options)
-    plain = tf.keras.layers.LSTM(3, activation=lambda v: tf.tanh(v), **options)       # steps one by one
-    x = tf.constant(np.random.default_rng(5).standard_normal((2, 6, 4)).astype(np.float32))
-    fused(x), plain(x)
-    for a, b in zip(plain.weights, fused.weights):
-        a.assign(b)
-    answers = []
-    for layer in (fused, plain):
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            out = tf.nest.flatten(layer(x))
-            total = tf.add_n([tf.reduce_sum(o * o) for o in out])
-        labels = [e.label for e in tape.entries()]
-        answers.append(([o.numpy() for o in out], [g.numpy() for g in tape.gradient(total, [x, *layer.weights])],
-                        labels))
-    (out1, grads1, labels1), (out2, grads2, labels2) = answers
-    assert labels1.count("lstm_sequence") == 1 and "lstm_cell" not in labels1 and len(labels1) < len(labels2) / 3
-    for a, b in zip(out1, out2):
-        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
-    for a, b in zip(grads1, grads2):
-        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 def test_recurrent_dropout_and_masks_still_step_one_by_one():
