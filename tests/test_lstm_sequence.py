@@ -46,11 +46,34 @@ def test_the_numpy_loop_gives_every_gradient_once_and_lets_go():
         tape.watch(args)
         total = tf.reduce_sum(tf.ops.lstm_sequence(*args) ** 2)
     fused = tape.gradient(total, args)                   # outside the tape: NumPy, for all four
-    assert recurrent._last_sequence[0] is None           # the kernel's VJP took the pass: nothing is held
+    assert recurrent._last_sequence[0] is None           # every gradient taken out: nothing is held
     with tf.GradientTape() as tape:
         tape.watch(args)
         total = tf.reduce_sum(step_by_step(*args) ** 2)
     for a, b in zip(fused, tape.gradient(total, args)):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_two_sequences_in_one_backward_pass_take_one_numpy_pass_each_for_all_four_inputs(monkeypatch):
+    """The second sequence starts from the first's last state, so every input of both wants a gradient."""
+    from minitape.ops import recurrent
+    passes = []
+    monkeypatch.setattr(recurrent, "_numpy_through_time",
+                        lambda *values, loop=recurrent._numpy_through_time: passes.append(1) or loop(*values))
+    args = [tf.constant(a) for a in (PROJECTED, KERNEL, H, C, PROJECTED[::-1] * 0.7, KERNEL.T[::-1].T * 1.3)]
+
+    def two(run, projected, kernel, h, c, projected_2, kernel_2):
+        first = run(projected, kernel, h, c)
+        return run(projected_2, kernel_2, first[:, -1, :2], first[:, -1, 2:]) + first
+
+    grads = []
+    for run in (tf.ops.lstm_sequence, step_by_step):
+        with tf.GradientTape() as tape:
+            tape.watch(args)
+            total = tf.reduce_sum(two(run, *args) ** 2)
+        grads.append(tape.gradient(total, args))
+    assert len(passes) == 2 and recurrent._last_sequence[0] is None      # was 6: h's and c's ran the pass again
+    for a, b in zip(*grads):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
 
 

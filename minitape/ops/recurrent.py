@@ -199,7 +199,10 @@ def _numpy_through_time(g, projected, kernel, h, c, hc):
     return g_z, np.tensordot(h_previous, g_z, axes=([0, 1], [0, 1])), g_h, g_c
 
 
-# The last NumPy backward pass, ``(g, the inputs, the output, the four gradients)``: as for lstm_cell.
+# The last NumPy backward pass: ``(key, the four gradients not yet handed out)``, the key the ids of ``g``
+# and of the output (never reused, so no tensor is held to tell passes apart).  Each VJP takes its own
+# gradient out: a pass is worked out once for all four inputs, whichever of them a tape asks for, and
+# what stays behind is at most the gradients nobody asked for (the kernel's and the states', small).
 _last_sequence: list[tuple | None] = [None]
 
 
@@ -208,14 +211,15 @@ def _sequence_vjp(k: int) -> Callable:
     def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
         tensors = (g, ans, *inputs)
         # Just an optimization, as lstm_cell's: with no tape recording, the loop runs in NumPy, once for
-        # every input's gradient (the projected input's comes first, the kernel's second).
+        # every input's gradient.
         if not state.tapes and all(type(t._value) is np.ndarray for t in tensors):
-            last = _last_sequence[0]            # read once: another thread may replace it meanwhile
-            if last is None or not all(a is b for a, b in zip(last[0], tensors)):
+            key, last = (g._id, ans._id), _last_sequence[0]     # read once: another thread may replace it
+            if last is None or last[0] != key or last[1][k] is None:
                 values = [t._value for t in tensors]
-                last = (tensors, quietly(_numpy_through_time, values[0], *values[2:], values[1]))
-            _last_sequence[0] = None if k >= 1 else last
-            return wrap(last[1][k])
+                last = (key, list(quietly(_numpy_through_time, values[0], *values[2:], values[1])))
+            grad, last[1][k] = last[1][k], None
+            _last_sequence[0] = last if any(v is not None for v in last[1]) else None
+            return wrap(grad)
         return _through_time(g, *inputs, ans, _OPS)[k]
     return vjp
 
