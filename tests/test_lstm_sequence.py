@@ -125,3 +125,23 @@ def test_shapes_that_do_not_fit_are_refused_by_name():
         tf.ops.lstm_sequence(zeros((2, 3, 8)), zeros((2, 8)), zeros((2, 2)), zeros((3, 2)))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: projected must have shape"):
         tf.ops.lstm_sequence(zeros((2, 8)), zeros((2, 8)), zeros((2, 2)), zeros((2, 2)))
+
+
+@pytest.mark.parametrize("mask", [None, tf.constant([[True] * 4] * 2)], ids=["one_op", "step_by_step"])
+@pytest.mark.parametrize("shape", [(1, 3), (3,)])
+def test_an_initial_state_of_one_row_or_a_vector_spreads_over_the_batch_as_tf_arithmetic_does(shape, mask):
+    """TF's LSTM takes them (tests/data/tf_lstm_sequence.json, refusals); the ops' shape checks refused them."""
+    layer = tf.keras.layers.LSTM(3, return_sequences=True, return_state=True)
+    x = tf.constant(np.random.default_rng(6).standard_normal((2, 4, 3)).astype(np.float32))
+    answers = []
+    for h, c in (tf.fill(shape, 0.3), tf.fill(shape, -0.2)), (tf.fill((2, 3), 0.3), tf.fill((2, 3), -0.2)):
+        with tf.GradientTape() as tape:
+            tape.watch([h, c])
+            out = layer(x, initial_state=[h, c], mask=mask)
+            total = tf.add_n([tf.reduce_sum(o * o) for o in out])
+        answers.append((out, tape.gradient(total, [h, c])))
+    (spread, spread_grads), (full, full_grads) = answers
+    for a, b in zip(spread, full):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+    for a, b in zip(spread_grads, full_grads):
+        np.testing.assert_allclose(a.numpy(), np.sum(b.numpy(), axis=0).reshape(shape), rtol=1e-5)

@@ -291,9 +291,17 @@ class LSTMCell(DropoutCell):
             return None
         if go_backwards:
             projected = ops.reverse(projected, [1])
-        hc, n = ops.lstm_sequence(projected, self.recurrent_kernel, states[0], states[1]), self.units
+        h, c = (self._batch_wide(s, projected.shape[0]) for s in states[:2])
+        hc, n = ops.lstm_sequence(projected, self.recurrent_kernel, h, c), self.units
         h = hc[:, -1, :n]
         return h, hc[:, :, :n], [h, hc[:, -1, n:]]
+
+    def _batch_wide(self, state: Tensor, batch: int) -> Tensor:
+        """``state`` spread to ``(batch, units)`` where it broadcasts there (an initial state of one row, or of
+        one vector, as TF's arithmetic spreads it over the batch); else as it is, for the ops to refuse by name."""
+        shape, wanted = tuple(state.shape), (batch, self.units)
+        spreads = len(shape) <= 2 and all(size in (1, full) for size, full in zip(shape[::-1], wanted[::-1]))
+        return ops.broadcast_to(state, wanted) if spreads and shape != wanted else state
 
     def step(self, projected: Tensor, states: Any, training: bool | None = False) -> tuple[Tensor, list[Tensor]]:
         """One step from this step's projected input ``x_t @ kernel + bias`` (see ``project_inputs``).
@@ -305,7 +313,7 @@ class LSTMCell(DropoutCell):
         >>> round(float(c[0, 0]), 4)
         1.4621
         """
-        h_previous, c_previous = states[0], states[1]
+        h_previous, c_previous = (self._batch_wide(s, projected.shape[0]) for s in states[:2])
         z = projected + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
         if self.activation is ops.tanh and self.recurrent_activation is ops.sigmoid:     # Keras' defaults
             h, c = ops.split(ops.lstm_cell(z, c_previous), 2, axis=1)      # one primitive for the dozen ops below
