@@ -127,6 +127,18 @@ def test_shapes_that_do_not_fit_are_refused_by_name():
         tf.ops.lstm_sequence(zeros((2, 8)), zeros((2, 8)), zeros((2, 2)), zeros((2, 2)))
 
 
+def test_integers_and_a_sequence_of_no_steps_are_refused_by_name():
+    """Were a float64 answer from int32 inputs (NumPy's 1 / (1 + exp(-z))), and NumPy's 'need at least one array'."""
+    ints = [tf.zeros(shape, tf.int32) for shape in ((2, 3, 8), (2, 8), (2, 2), (2, 2))]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence needs a floating-point tensor .*int32"):
+        tf.ops.lstm_sequence(*ints)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_cell needs a floating-point tensor .*int32"):
+        tf.ops.lstm_cell(ints[0][:, 0], ints[2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: projected has no time steps \(shape "
+                                                          r"\[2, 0, 8\]\): give it at least one"):
+        tf.ops.lstm_sequence(tf.zeros((2, 0, 8)), tf.zeros((2, 8)), tf.zeros((2, 2)), tf.zeros((2, 2)))
+
+
 @pytest.mark.parametrize("mask", [None, tf.constant([[True] * 4] * 2)], ids=["one_op", "step_by_step"])
 @pytest.mark.parametrize("shape", [(1, 3), (3,)])
 def test_an_initial_state_of_one_row_or_a_vector_spreads_over_the_batch_as_tf_arithmetic_does(shape, mask):

@@ -26,7 +26,7 @@ from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
-from minitape.ops.arguments import operands
+from minitape.ops.arguments import needs_floating, operands
 from minitape.ops.elementwise import sigmoid, tanh
 from minitape.ops.indexing import concat, stack
 from minitape.ops.linalg import matmul
@@ -43,6 +43,7 @@ def lstm_cell(z: Any, c_previous: Any) -> Tensor:
     array([[0.964, 2.   ]], dtype=float32)
     """
     z, c_previous = operands("lstm_cell", z, c_previous)
+    needs_floating("lstm_cell", z)
     batch, units = (tuple(c_previous.shape[:-1]), c_previous.shape[-1]) if c_previous.ndim else ((), -1)
     _check_shape("lstm_cell", "z", z, (*batch, 4 * units), "batch, 4·units (units: c_previous's last axis)")
     return apply(_LSTM_CELL, (z, c_previous))
@@ -133,12 +134,16 @@ def lstm_sequence(projected: Any, recurrent_kernel: Any, h: Any, c: Any) -> Tens
     array([0.7615942, 1.5231884, 2.2847824], dtype=float32)
     """
     projected, recurrent_kernel, h, c = operands("lstm_sequence", projected, recurrent_kernel, h, c)
+    needs_floating("lstm_sequence", projected)
     units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
     batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
     _check_shape("lstm_sequence", "recurrent_kernel", recurrent_kernel, (units, 4 * units), "units, 4·units")
     _check_shape("lstm_sequence", "projected", projected, (batch, steps, 4 * units), "batch, time, 4·units")
     for name, state_ in (("h", h), ("c", c)):
         _check_shape("lstm_sequence", name, state_, (batch, units), "batch, units")
+    if steps == 0:
+        raise InvalidArgumentError(f"lstm_sequence: projected has no time steps (shape {list(projected.shape)}): "
+                                   f"give it at least one.")
     return apply(_LSTM_SEQUENCE, (projected, recurrent_kernel, h, c))
 
 
