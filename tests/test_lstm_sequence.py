@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
+from minitape.course.gradcheck import check_gradients
 from test_op_gradients import check_first_and_second
 
 RNG = np.random.default_rng(4)
@@ -75,6 +76,27 @@ def test_two_sequences_in_one_backward_pass_take_one_numpy_pass_each_for_all_fou
     assert len(passes) == 2 and recurrent._last_sequence[0] is None      # was 6: h's and c's ran the pass again
     for a, b in zip(*grads):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_under_a_tape_one_recorded_pass_serves_all_four_inputs_and_differentiates_again(monkeypatch):
+    """Each VJP ran (and a second tape recorded) the whole of backpropagation through time again."""
+    from minitape.ops import recurrent
+    passes = []
+    monkeypatch.setattr(recurrent, "_through_time",
+                        lambda *args, loop=recurrent._through_time: passes.append(1) or loop(*args))
+
+    def gradient_norm(*args):
+        with tf.GradientTape() as tape:
+            tape.watch(args)
+            total = tf.reduce_sum(tf.ops.lstm_sequence(*args) * np.linspace(0.5, 1.5, 20).reshape(1, 5, 4))
+        return tf.add_n([tf.reduce_sum(g * g) for g in tape.gradient(total, args)])
+
+    args = [tf.constant(a) for a in (PROJECTED, KERNEL, H, C)]
+    with tf.GradientTape() as outer:
+        outer.watch(args)
+        gradient_norm(*args)
+    assert len(passes) == 1          # was 4
+    check_gradients(gradient_norm, PROJECTED, KERNEL, H, C, eps=1e-5, rtol=1e-4, atol=1e-6)
 
 
 @pytest.mark.parametrize("options", [{}, {"return_sequences": True, "return_state": True},

@@ -204,10 +204,11 @@ def _numpy_through_time(g, projected, kernel, h, c, hc):
     return g_z, np.tensordot(h_previous, g_z, axes=([0, 1], [0, 1])), g_h, g_c
 
 
-# The last NumPy backward pass: ``(key, the four gradients not yet handed out)``, the key the ids of ``g``
-# and of the output (never reused, so no tensor is held to tell passes apart).  Each VJP takes its own
-# gradient out: a pass is worked out once for all four inputs, whichever of them a tape asks for, and
-# what stays behind is at most the gradients nobody asked for (the kernel's and the states', small).
+# The last backward pass: ``(key, the four gradients not yet handed out)``, the key the ids of ``g`` and
+# of the output (never reused, so no tensor is held to tell passes apart) and which arithmetic ran.
+# Each VJP takes its own gradient out: a pass is worked out once for all four inputs, whichever of them
+# a tape asks for (under a tape, once recorded), and what stays behind is at most the gradients nobody
+# asked for (the kernel's and the states', small).
 _last_sequence: list[tuple | None] = [None]
 
 
@@ -215,18 +216,20 @@ def _sequence_vjp(k: int) -> Callable:
     """The VJP of input ``k`` (0: ``projected``, 1: the recurrent kernel, 2: ``h``, 3: ``c``)."""
     def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
         tensors = (g, ans, *inputs)
-        # Just an optimization, as lstm_cell's: with no tape recording, the loop runs in NumPy, once for
-        # every input's gradient.
-        if not state.tapes and all(type(t._value) is np.ndarray for t in tensors):
-            key, last = (g._id, ans._id), _last_sequence[0]     # read once: another thread may replace it
-            if last is None or last[0] != key or last[1][k] is None:
-                values = [t._value for t in tensors]
-                last = (key, list(quietly(_numpy_through_time, values[0], *values[2:], values[1])))
-            grad, last[1][k] = last[1][k], None
-            _last_sequence[0] = last if any(v is not None for v in last[1]) else None
-            return wrap(grad)
-        return _through_time(g, *inputs, ans, _OPS)[k]
+        # Just an optimization, as lstm_cell's: with no tape recording, the loop runs in NumPy.
+        in_numpy = not state.tapes and all(type(t._value) is np.ndarray for t in tensors)
+        key, last = (g._id, ans._id, in_numpy), _last_sequence[0]   # read once: another thread may replace it
+        if last is None or last[0] != key or last[1][k] is None:
+            last = (key, _numpy_pass(*tensors) if in_numpy else list(_through_time(g, *inputs, ans, _OPS)))
+        grad, last[1][k] = last[1][k], None
+        _last_sequence[0] = last if any(v is not None for v in last[1]) else None
+        return grad
     return vjp
+
+
+def _numpy_pass(g: Tensor, ans: Tensor, *inputs: Tensor) -> list[Tensor]:
+    values = [t._value for t in inputs]
+    return [wrap(v) for v in quietly(_numpy_through_time, g._value, *values, ans._value)]
 
 
 _OPS = {"matmul": lambda a, b, **transposed: matmul(a, b, **transposed), "stack": lambda parts, axis: stack(parts, axis),
