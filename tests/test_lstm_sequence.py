@@ -179,3 +179,25 @@ def test_an_initial_state_of_one_row_or_a_vector_spreads_over_the_batch_as_tf_ar
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
     for a, b in zip(spread_grads, full_grads):
         np.testing.assert_allclose(a.numpy(), np.sum(b.numpy(), axis=0).reshape(shape), rtol=1e-5)
+
+
+class Doubled(tf.keras.layers.LSTMCell):
+    def call(self, inputs, states, training=False):
+        h, states = super().call(inputs, states, training=training)
+        return 2 * h, states
+
+
+class DoubledStep(tf.keras.layers.LSTMCell):
+    def step(self, projected, states, training=False):
+        h, states = super().step(projected, states, training)
+        return 2 * h, states
+
+
+@pytest.mark.parametrize("cell", [Doubled, DoubledStep])
+def test_a_subclass_own_call_or_step_runs_at_each_step(cell):
+    """TF's RNN(Doubled) answers twice LSTMCell's h; the projected path skipped call, and lstm_sequence step too."""
+    x = tf.constant(np.random.default_rng(7).standard_normal((2, 3, 4)).astype(np.float32))
+    plain, doubled = tf.keras.layers.RNN(tf.keras.layers.LSTMCell(2)), tf.keras.layers.RNN(cell(2))
+    plain(x), doubled(x)
+    doubled.set_weights(plain.get_weights())
+    np.testing.assert_allclose(doubled(x).numpy(), 2 * plain(x).numpy(), rtol=1e-6)

@@ -255,7 +255,8 @@ class LSTMCell(DropoutCell):
     def project_inputs(self, sequences: Tensor, training: bool | None = False) -> Tensor | None:
         """Every time step's ``x_t @ kernel + bias`` at once, for ``RNN`` to hand to ``step`` one by one:
         one matmul for the sequence instead of one per step.  None while input dropout is on (a training
-        call with ``dropout``): then each step's input is masked first.
+        call with ``dropout``): then each step's input is masked first; None too for a subclass with its own
+        ``call``, which then runs at each step, as Keras runs it.
 
         >>> import minitape as tf
         >>> cell = tf.keras.layers.LSTMCell(2)
@@ -263,7 +264,7 @@ class LSTMCell(DropoutCell):
         >>> cell.project_inputs(tf.ones((4, 5, 3))).shape
         TensorShape([4, 5, 8])
         """
-        if training and 0.0 < self.dropout < 1.0:
+        if (training and 0.0 < self.dropout < 1.0) or type(self).call is not LSTMCell.call:
             return None
         return self._projected(sequences)
 
@@ -276,7 +277,8 @@ class LSTMCell(DropoutCell):
                  training: bool | None = False) -> tuple[Tensor, Tensor, list[Tensor]] | None:
         """Every step at once from the projected inputs (see ``project_inputs``), as one ``lstm_sequence``:
         the last ``h``, every step's ``h`` (in the order computed) and the final ``[h, c]``.  None where
-        steps must run one by one: other activations than Keras' defaults, or recurrent dropout in training.
+        steps must run one by one: other activations than Keras' defaults, recurrent dropout in training,
+        or a subclass with its own ``step``.
 
         >>> import minitape as tf
         >>> cell = tf.keras.layers.LSTMCell(2)
@@ -287,7 +289,7 @@ class LSTMCell(DropoutCell):
         """
         if (self.activation is not ops.tanh or self.recurrent_activation is not ops.sigmoid
                 or (training and 0.0 < self.recurrent_dropout < 1.0) or not projected.shape[1]
-                or projected.dtype != self.recurrent_kernel.dtype):
+                or projected.dtype != self.recurrent_kernel.dtype or type(self).step is not LSTMCell.step):
             return None
         if go_backwards:
             projected = ops.reverse(projected, [1])
