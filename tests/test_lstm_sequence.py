@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
+from minitape.course.gradcheck import check_gradients
 from test_op_gradients import check_first_and_second
 
 RNG = np.random.default_rng(4)
@@ -45,12 +46,57 @@ def test_the_numpy_loop_gives_every_gradient_once_and_lets_go():
         tape.watch(args)
         total = tf.reduce_sum(tf.ops.lstm_sequence(*args) ** 2)
     fused = tape.gradient(total, args)                   # outside the tape: NumPy, for all four
-    assert recurrent._last_sequence[0] is None           # the kernel's VJP took the pass: nothing is held
+    assert recurrent._last_sequence[0] is None           # every gradient taken out: nothing is held
     with tf.GradientTape() as tape:
         tape.watch(args)
         total = tf.reduce_sum(step_by_step(*args) ** 2)
     for a, b in zip(fused, tape.gradient(total, args)):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_two_sequences_in_one_backward_pass_take_one_numpy_pass_each_for_all_four_inputs(monkeypatch):
+    """The second sequence starts from the first's last state, so every input of both wants a gradient."""
+    from minitape.ops import recurrent
+    passes = []
+    monkeypatch.setattr(recurrent, "quietly",         # the NumPy pass runs under quietly
+                        lambda *values, run=recurrent.quietly: passes.append(1) or run(*values))
+    args = [tf.constant(a) for a in (PROJECTED, KERNEL, H, C, PROJECTED[::-1] * 0.7, KERNEL.T[::-1].T * 1.3)]
+
+    def two(run, projected, kernel, h, c, projected_2, kernel_2):
+        first = run(projected, kernel, h, c)
+        return run(projected_2, kernel_2, first[:, -1, :2], first[:, -1, 2:]) + first
+
+    grads = []
+    for run in (tf.ops.lstm_sequence, step_by_step):
+        with tf.GradientTape() as tape:
+            tape.watch(args)
+            total = tf.reduce_sum(two(run, *args) ** 2)
+        grads.append(tape.gradient(total, args))
+        if run is tf.ops.lstm_sequence:         # (lstm_cell's own VJPs run under quietly too)
+            assert len(passes) == 2 and recurrent._last_sequence[0] is None    # was 6: h's and c's ran it again
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_under_a_tape_one_recorded_pass_serves_all_four_inputs_and_differentiates_again(monkeypatch):
+    """Each VJP ran (and a second tape recorded) the whole of backpropagation through time again."""
+    from minitape.ops import recurrent
+    passes = []
+    monkeypatch.setattr(recurrent, "_through_time",
+                        lambda *args, loop=recurrent._through_time: passes.append(1) or loop(*args))
+
+    def gradient_norm(*args):
+        with tf.GradientTape() as tape:
+            tape.watch(args)
+            total = tf.reduce_sum(tf.ops.lstm_sequence(*args) * np.linspace(0.5, 1.5, 20).reshape(1, 5, 4))
+        return tf.add_n([tf.reduce_sum(g * g) for g in tape.gradient(total, args)])
+
+    args = [tf.constant(a) for a in (PROJECTED, KERNEL, H, C)]
+    with tf.GradientTape() as outer:
+        outer.watch(args)
+        gradient_norm(*args)
+    assert len(passes) == 1          # was 4
+    check_gradients(gradient_norm, PROJECTED, KERNEL, H, C, eps=1e-5, rtol=1e-4, atol=1e-6)
 
 
 def test_recurrent_dropout_and_masks_still_step_one_by_one():
@@ -74,3 +120,57 @@ def test_shapes_that_do_not_fit_are_refused_by_name():
         tf.ops.lstm_sequence(zeros((2, 3, 8)), zeros((2, 8)), zeros((2, 2)), zeros((3, 2)))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: projected must have shape"):
         tf.ops.lstm_sequence(zeros((2, 8)), zeros((2, 8)), zeros((2, 2)), zeros((2, 2)))
+
+
+def test_integers_and_a_sequence_of_no_steps_are_refused_by_name():
+    """Were a float64 answer from int32 inputs (NumPy's 1 / (1 + exp(-z))), and NumPy's 'need at least one array'."""
+    ints = [tf.zeros(shape, tf.int32) for shape in ((2, 3, 8), (2, 8), (2, 2), (2, 2))]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence needs a floating-point tensor .*int32"):
+        tf.ops.lstm_sequence(*ints)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_cell needs a floating-point tensor .*int32"):
+        tf.ops.lstm_cell(ints[0][:, 0], ints[2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"lstm_sequence: projected has no time steps \(shape "
+                                                          r"\[2, 0, 8\]\): give it at least one"):
+        tf.ops.lstm_sequence(tf.zeros((2, 0, 8)), tf.zeros((2, 8)), tf.zeros((2, 2)), tf.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("mask", [None, tf.constant([[True] * 4] * 2)], ids=["one_op", "step_by_step"])
+@pytest.mark.parametrize("shape", [(1, 3), (3,)])
+def test_an_initial_state_of_one_row_or_a_vector_spreads_over_the_batch_as_tf_arithmetic_does(shape, mask):
+    """TF's LSTM takes them (tests/data/tf_lstm_sequence.json, refusals); the ops' shape checks refused them."""
+    layer = tf.keras.layers.LSTM(3, return_sequences=True, return_state=True)
+    x = tf.constant(np.random.default_rng(6).standard_normal((2, 4, 3)).astype(np.float32))
+    answers = []
+    for h, c in (tf.fill(shape, 0.3), tf.fill(shape, -0.2)), (tf.fill((2, 3), 0.3), tf.fill((2, 3), -0.2)):
+        with tf.GradientTape() as tape:
+            tape.watch([h, c])
+            out = layer(x, initial_state=[h, c], mask=mask)
+            total = tf.add_n([tf.reduce_sum(o * o) for o in out])
+        answers.append((out, tape.gradient(total, [h, c])))
+    (spread, spread_grads), (full, full_grads) = answers
+    for a, b in zip(spread, full):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+    for a, b in zip(spread_grads, full_grads):
+        np.testing.assert_allclose(a.numpy(), np.sum(b.numpy(), axis=0).reshape(shape), rtol=1e-5)
+
+
+class Doubled(tf.keras.layers.LSTMCell):
+    def call(self, inputs, states, training=False):
+        h, states = super().call(inputs, states, training=training)
+        return 2 * h, states
+
+
+class DoubledStep(tf.keras.layers.LSTMCell):
+    def step(self, projected, states, training=False):
+        h, states = super().step(projected, states, training)
+        return 2 * h, states
+
+
+@pytest.mark.parametrize("cell", [Doubled, DoubledStep])
+def test_a_subclass_own_call_or_step_runs_at_each_step(cell):
+    """TF's RNN(Doubled) answers twice LSTMCell's h; the projected path skipped call, and lstm_sequence step too."""
+    x = tf.constant(np.random.default_rng(7).standard_normal((2, 3, 4)).astype(np.float32))
+    plain, doubled = tf.keras.layers.RNN(tf.keras.layers.LSTMCell(2)), tf.keras.layers.RNN(cell(2))
+    plain(x), doubled(x)
+    doubled.set_weights(plain.get_weights())
+    np.testing.assert_allclose(doubled(x).numpy(), 2 * plain(x).numpy(), rtol=1e-6)

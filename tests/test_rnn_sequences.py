@@ -117,3 +117,13 @@ def test_shapes_that_do_not_fit_are_refused_by_name():
         tf.ops.gru_sequence(zeros((2, 3, 6)), zeros((2, 6)), zeros((6,)), zeros((2, 3)))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"simple_rnn_sequence: recurrent_kernel must .*\[2, 2\]"):
         tf.ops.simple_rnn_sequence(zeros((2, 3, 2)), zeros((2, 3)), zeros((2, 2)))
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_integers_and_sequences_of_no_steps_are_refused_by_name(name):
+    ints = [tf.constant(a.astype(np.int32)) for a in INPUTS[name]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=f"{name}_sequence"):
+        OPS[name][0](*ints)
+    empty = [tf.constant(a[:, :0] if j == 0 else a) for j, a in enumerate(INPUTS[name])]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=f"{name}_sequence: projected has no time steps"):
+        OPS[name][0](*empty)

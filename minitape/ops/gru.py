@@ -29,7 +29,7 @@ from minitape.ops.arguments import operands
 from minitape.ops.elementwise import sigmoid, tanh
 from minitape.ops.indexing import concat, stack
 from minitape.ops.linalg import matmul
-from minitape.ops.recurrent import check_shape, sequence_vjps
+from minitape.ops.recurrent import check_sequence, check_shape, sequence_vjps
 from minitape.ops.reductions import reduce_sum
 
 
@@ -46,12 +46,9 @@ def gru_sequence(projected: Any, recurrent_kernel: Any, recurrent_bias: Any, h: 
     """
     projected, recurrent_kernel, recurrent_bias, h = operands(
         "gru_sequence", projected, recurrent_kernel, recurrent_bias, h)
-    units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
-    batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
-    check_shape("gru_sequence", "recurrent_kernel", recurrent_kernel, (units, 3 * units), "units, 3·units")
+    check_sequence("gru_sequence", projected, recurrent_kernel, 3, {"h": h})
+    units = recurrent_kernel.shape[0]
     check_shape("gru_sequence", "recurrent_bias", recurrent_bias, (3 * units,), "3·units")
-    check_shape("gru_sequence", "projected", projected, (batch, steps, 3 * units), "batch, time, 3·units")
-    check_shape("gru_sequence", "h", h, (batch, units), "batch, units")
     return apply(_GRU_SEQUENCE, (projected, recurrent_kernel, recurrent_bias, h))
 
 

@@ -26,7 +26,7 @@ from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
-from minitape.ops.arguments import operands
+from minitape.ops.arguments import needs_floating, operands
 from minitape.ops.elementwise import sigmoid, tanh
 from minitape.ops.indexing import concat, stack
 from minitape.ops.linalg import matmul
@@ -43,6 +43,7 @@ def lstm_cell(z: Any, c_previous: Any) -> Tensor:
     array([[0.964, 2.   ]], dtype=float32)
     """
     z, c_previous = operands("lstm_cell", z, c_previous)
+    needs_floating("lstm_cell", z)
     batch, units = (tuple(c_previous.shape[:-1]), c_previous.shape[-1]) if c_previous.ndim else ((), -1)
     check_shape("lstm_cell", "z", z, (*batch, 4 * units), "batch, 4·units (units: c_previous's last axis)")
     return apply(_LSTM_CELL, (z, c_previous))
@@ -133,13 +134,30 @@ def lstm_sequence(projected: Any, recurrent_kernel: Any, h: Any, c: Any) -> Tens
     array([0.7615942, 1.5231884, 2.2847824], dtype=float32)
     """
     projected, recurrent_kernel, h, c = operands("lstm_sequence", projected, recurrent_kernel, h, c)
-    units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
-    batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
-    check_shape("lstm_sequence", "recurrent_kernel", recurrent_kernel, (units, 4 * units), "units, 4·units")
-    check_shape("lstm_sequence", "projected", projected, (batch, steps, 4 * units), "batch, time, 4·units")
-    for name, state_ in (("h", h), ("c", c)):
-        check_shape("lstm_sequence", name, state_, (batch, units), "batch, units")
+    check_sequence("lstm_sequence", projected, recurrent_kernel, 4, {"h": h, "c": c})
     return apply(_LSTM_SEQUENCE, (projected, recurrent_kernel, h, c))
+
+
+def check_sequence(op: str, projected: Tensor, kernel: Tensor, gates: int, states: dict[str, Tensor]) -> None:
+    """Refuse by name what ``op``, an RNN over a whole sequence, cannot run: integers, a kernel of other than
+    ``gates`` blocks of units, a projected sequence or ``states`` of other shapes, or no time steps.
+
+    >>> check_sequence("gru_sequence", tf.zeros((2, 0, 6)), tf.zeros((2, 6)), 3, {"h": tf.zeros((2, 2))})
+    Traceback (most recent call last):
+    ...
+    minitape.core.errors.InvalidArgumentError: gru_sequence: projected has no time steps (shape [2, 0, 6]): give it at least one.
+    """
+    needs_floating(op, projected)
+    units = kernel.shape[0] if kernel.ndim == 2 else -1
+    batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
+    width = "units" if gates == 1 else f"{gates}·units"
+    check_shape(op, "recurrent_kernel", kernel, (units, gates * units), f"units, {width}")
+    check_shape(op, "projected", projected, (batch, steps, gates * units), f"batch, time, {width}")
+    for name, tensor in states.items():
+        check_shape(op, name, tensor, (batch, units), "batch, units")
+    if steps == 0:
+        raise InvalidArgumentError(f"{op}: projected has no time steps (shape {list(projected.shape)}): "
+                                   f"give it at least one.")
 
 
 def _sequence_forward(xp, projected, kernel, h, c):
@@ -199,29 +217,31 @@ def _numpy_through_time(g, projected, kernel, h, c, hc):
     return g_z, np.tensordot(h_previous, g_z, axes=([0, 1], [0, 1])), g_h, g_c
 
 
-# The last NumPy backward pass of lstm_sequence, ``(g, the output, the inputs; the four gradients)``.
+# The last backward pass of lstm_sequence (see ``sequence_vjps``).
 _last_sequence: list[tuple | None] = [None]
 
 
 def sequence_vjps(count: int, numpy_pass: Callable, ops_pass: Callable, last: list) -> tuple[Callable, ...]:
-    """The VJPs of the ``count`` inputs of an op over a whole sequence, from its backward pass through time.
+    """The VJPs of the ``count`` inputs of an op over a whole sequence, from one backward pass through time.
 
-    ``numpy_pass(g, *inputs, ans)`` on NumPy arrays and ``ops_pass(g, *inputs, ans)`` on tensors
-    each give every input's gradient.  Just an optimization, as lstm_cell's: with no tape
-    recording, the NumPy pass runs once for all the VJPs, kept in ``last`` by the first input's
-    (which comes first) and let go by the next one called.
+    ``numpy_pass(g, *inputs, ans)`` on NumPy arrays, and ``ops_pass`` on tensors, each give every
+    input's gradient; the NumPy one runs when no tape records (just an optimization, as lstm_cell's).
+    A pass is worked out once for all the inputs a tape asks for (under a tape, recorded once):
+    ``last[0]`` holds ``(key, the gradients not yet handed out)``, the key the ids of ``g`` and of
+    the output (never reused, so no tensor is held to tell passes apart) and which arithmetic ran.
+    Each VJP takes its own gradient out; what stays behind is at most the gradients nobody asked for.
     """
     def vjp_of(k: int) -> Callable:
         def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
-            tensors = (g, ans, *inputs)
-            if state.tapes or any(type(t._value) is not np.ndarray for t in tensors):
-                return ops_pass(g, *inputs, ans)[k]
-            held = last[0]                      # read once: another thread may replace it meanwhile
-            if held is None or not all(a is b for a, b in zip(held[0], tensors)):
-                values = [t._value for t in tensors]
-                held = (tensors, quietly(numpy_pass, values[0], *values[2:], values[1]))
-            last[0] = None if k >= 1 else held
-            return wrap(held[1][k])
+            in_numpy = not state.tapes and all(type(t._value) is np.ndarray for t in (g, ans, *inputs))
+            key, held = (g._id, ans._id, in_numpy), last[0]       # read once: another thread may replace it
+            if held is None or held[0] != key or held[1][k] is None:
+                grads = ([wrap(v) for v in quietly(numpy_pass, g._value, *(t._value for t in inputs), ans._value)]
+                         if in_numpy else list(ops_pass(g, *inputs, ans)))
+                held = (key, grads)
+            grad, held[1][k] = held[1][k], None
+            last[0] = held if any(v is not None for v in held[1]) else None
+            return grad
         return vjp
     return tuple(vjp_of(k) for k in range(count))
 

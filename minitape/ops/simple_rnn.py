@@ -26,7 +26,7 @@ from minitape.ops.arguments import operands
 from minitape.ops.elementwise import tanh
 from minitape.ops.indexing import stack
 from minitape.ops.linalg import matmul
-from minitape.ops.recurrent import check_shape, sequence_vjps
+from minitape.ops.recurrent import check_sequence, sequence_vjps
 
 
 def simple_rnn_sequence(projected: Any, recurrent_kernel: Any, h: Any) -> Tensor:
@@ -40,11 +40,7 @@ def simple_rnn_sequence(projected: Any, recurrent_kernel: Any, h: Any) -> Tensor
     TensorShape([2, 3, 4])
     """
     projected, recurrent_kernel, h = operands("simple_rnn_sequence", projected, recurrent_kernel, h)
-    units = recurrent_kernel.shape[0] if recurrent_kernel.ndim == 2 else -1
-    batch, steps = projected.shape[:2] if projected.ndim == 3 else (-1, -1)
-    check_shape("simple_rnn_sequence", "recurrent_kernel", recurrent_kernel, (units, units), "units, units")
-    check_shape("simple_rnn_sequence", "projected", projected, (batch, steps, units), "batch, time, units")
-    check_shape("simple_rnn_sequence", "h", h, (batch, units), "batch, units")
+    check_sequence("simple_rnn_sequence", projected, recurrent_kernel, 1, {"h": h})
     return apply(_SIMPLE_RNN_SEQUENCE, (projected, recurrent_kernel, h))
 
 

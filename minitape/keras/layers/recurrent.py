@@ -19,6 +19,7 @@ from typing import Any
 
 from minitape import ops
 from minitape.core import dtypes
+from minitape.core.errors import InvalidArgumentError
 from minitape.core.tensor import Tensor
 from minitape.keras.layers.layer import Layer, takes_training
 
@@ -99,6 +100,7 @@ class RNN(Layer):
     """
 
     supports_masking = True
+    exact_rank = False      # True: (batch, time, features) only, as Keras' LSTM, GRU and SimpleRNN (their input_spec)
 
     def __init__(self, cell: Any, return_sequences: bool = False, return_state: bool = False,
                  go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
@@ -148,10 +150,7 @@ class RNN(Layer):
         >>> [tuple(v.shape) for v in layer.weights]
         [(3, 6), (2, 6), (2, 6)]
         """
-        if len(sequences_shape) < 3:
-            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=3, '
-                             f"found ndim={len(sequences_shape)}. Full shape received: {tuple(sequences_shape)}; "
-                             f"give it (batch, time, features).")
+        self._check_rank(tuple(sequences_shape))
         if isinstance(self.cell, Layer) and not self.cell.built:
             with building_inside(self):
                 self.cell.build((sequences_shape[0], *sequences_shape[2:]))
@@ -178,9 +177,10 @@ class RNN(Layer):
         >>> bool((output.numpy() == h.numpy()).all())
         True
         """
-        if sequences.ndim < 3:
-            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=3, '
-                             f"found ndim={sequences.ndim}. Full shape received: {tuple(sequences.shape)}.")
+        self._check_rank(tuple(sequences.shape))
+        if sequences.shape[1] == 0:
+            raise InvalidArgumentError(f"Layer '{self.name}' got a sequence of no time steps (shape "
+                                       f"{tuple(sequences.shape)}): give it at least one step.")
         states = self._initial_states(sequences, initial_state)
         if mask is not None:
             mask = ops.cast(mask, dtypes.bool)
@@ -205,6 +205,11 @@ class RNN(Layer):
                 self.cell.reset_dropout_masks()
         output = outputs if self.return_sequences else last
         return [output, *states] if self.return_state else output
+
+    def _check_rank(self, shape: tuple) -> None:
+        if len(shape) < 3 or (self.exact_rank and len(shape) > 3):
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=3, '
+                             f"found ndim={len(shape)}. Full shape received: {shape}; give it (batch, time, features).")
 
     def _initial_states(self, sequences: Tensor, initial_state: Any) -> list[Tensor]:
         if initial_state is None:

@@ -24,6 +24,11 @@ from minitape.keras import activations, constraints, initializers, regularizers
 from minitape.keras.layers.layer import Layer
 
 
+def _defined_by(cls: type, name: str) -> type:
+    """The class in ``cls``'s method order that defines the attribute ``name``."""
+    return next(c for c in cls.__mro__ if name in c.__dict__)
+
+
 class DropoutCell(Layer):
     """What the three cells share: their options, their three weights, and dropout masks.
 
@@ -124,7 +129,8 @@ class DropoutCell(Layer):
     def project_inputs(self, sequences: Tensor, training: bool | None = False) -> Tensor | None:
         """Every time step's ``x_t @ kernel + bias`` at once, for ``RNN`` to hand to ``step`` one by one:
         one matmul for the sequence instead of one per step.  None while input dropout is on (a training
-        call with ``dropout``): then each step's input is masked first.
+        call with ``dropout``): then each step's input is masked first; None too for a subclass with its own
+        ``call``, which then runs at each step, as Keras runs it.
 
         >>> import minitape as tf
         >>> cell = tf.keras.layers.LSTMCell(2)
@@ -132,7 +138,7 @@ class DropoutCell(Layer):
         >>> cell.project_inputs(tf.ones((4, 5, 3))).shape
         TensorShape([4, 5, 8])
         """
-        if training and 0.0 < self.dropout < 1.0:
+        if (training and 0.0 < self.dropout < 1.0) or type(self).call is not DropoutCell.call:
             return None
         return self._projected(sequences)
 
@@ -147,10 +153,19 @@ class DropoutCell(Layer):
     def _runs_whole(self, projected: Tensor, training: bool | None) -> bool:
         """Whether ``sequence`` may run every step as one op: Keras' default activations (tanh, and sigmoid
         for the gates of a cell that has them), no recurrent dropout while training (its mask multiplies
-        each step's state), and some steps to run."""
+        each step's state), some steps to run, and no ``step`` of a subclass's own (which then runs at
+        each step, as Keras runs it)."""
         return (self.activation is ops.tanh and getattr(self, "recurrent_activation", ops.sigmoid) is ops.sigmoid
                 and not (training and 0.0 < self.recurrent_dropout < 1.0) and bool(projected.shape[1])
-                and projected.dtype == self.recurrent_kernel.dtype)
+                and projected.dtype == self.recurrent_kernel.dtype
+                and _defined_by(type(self), "step") is _defined_by(type(self), "sequence"))
+
+    def _batch_wide(self, state: Tensor, batch: int) -> Tensor:
+        """``state`` spread to ``(batch, units)`` where it broadcasts there (an initial state of one row, or of
+        one vector, as TF's arithmetic spreads it over the batch); else as it is, for the ops to refuse by name."""
+        shape, wanted = tuple(state.shape), (batch, self.units)
+        spreads = len(shape) <= 2 and all(size in (1, full) for size, full in zip(shape[::-1], wanted[::-1]))
+        return ops.broadcast_to(state, wanted) if spreads and shape != wanted else state
 
     def reset_dropout_masks(self) -> None:
         """Forget the masks: the next sequence draws its own (``RNN`` calls this after the last step).
@@ -194,7 +209,8 @@ class SimpleRNNCell(DropoutCell):
             return None
         if go_backwards:
             projected = ops.reverse(projected, [1])
-        outputs = ops.simple_rnn_sequence(projected, self.recurrent_kernel, states[0])
+        outputs = ops.simple_rnn_sequence(projected, self.recurrent_kernel,
+                                          self._batch_wide(states[0], projected.shape[0]))
         last = outputs[:, -1, :]
         return last, outputs, [last]
 
@@ -264,7 +280,7 @@ class GRUCell(DropoutCell):
             projected = ops.reverse(projected, [1])
         bias = self._recurrent_bias()
         bias = ops.zeros((3 * self.units,), projected.dtype) if bias is None else bias
-        outputs = ops.gru_sequence(projected, self.recurrent_kernel, bias, states[0])
+        outputs = ops.gru_sequence(projected, self.recurrent_kernel, bias, self._batch_wide(states[0], projected.shape[0]))
         last = outputs[:, -1, :]
         return last, outputs, [last]
 
@@ -330,7 +346,8 @@ class LSTMCell(DropoutCell):
                  training: bool | None = False) -> tuple[Tensor, Tensor, list[Tensor]] | None:
         """Every step at once from the projected inputs (see ``project_inputs``), as one ``lstm_sequence``:
         the last ``h``, every step's ``h`` (in the order computed) and the final ``[h, c]``.  None where
-        steps must run one by one: other activations than Keras' defaults, or recurrent dropout in training.
+        steps must run one by one: other activations than Keras' defaults, recurrent dropout in training,
+        or a subclass with its own ``step``.
 
         >>> import minitape as tf
         >>> cell = tf.keras.layers.LSTMCell(2)
@@ -343,7 +360,8 @@ class LSTMCell(DropoutCell):
             return None
         if go_backwards:
             projected = ops.reverse(projected, [1])
-        hc, n = ops.lstm_sequence(projected, self.recurrent_kernel, states[0], states[1]), self.units
+        h, c = (self._batch_wide(s, projected.shape[0]) for s in states[:2])
+        hc, n = ops.lstm_sequence(projected, self.recurrent_kernel, h, c), self.units
         h = hc[:, -1, :n]
         return h, hc[:, :, :n], [h, hc[:, -1, n:]]
 
@@ -357,7 +375,7 @@ class LSTMCell(DropoutCell):
         >>> round(float(c[0, 0]), 4)
         1.4621
         """
-        h_previous, c_previous = states[0], states[1]
+        h_previous, c_previous = (self._batch_wide(s, projected.shape[0]) for s in states[:2])
         z = projected + ops.matmul(self._dropped(h_previous, "recurrent", training), self.recurrent_kernel)
         if self.activation is ops.tanh and self.recurrent_activation is ops.sigmoid:     # Keras' defaults
             h, c = ops.split(ops.lstm_cell(z, c_previous), 2, axis=1)      # one primitive for the dozen ops below

@@ -29,6 +29,7 @@ class _CellLayer(RNN):
 
     cell_type: type
     cell_name: str
+    exact_rank = True
 
     def __init__(self, units: int, **kwargs: Any) -> None:
         layer_arguments = {key: kwargs.pop(key) for key in list(kwargs) if key in _LAYER_ARGUMENTS}
