@@ -48,6 +48,13 @@ TARGETS = {
                                 "result = t.batch_jacobian(m, m)",
     "jacobian_variable_unread": "with tf.GradientTape() as t:\n    pass\nresult = t.jacobian(v0, v0)",
     "reset_after_exit": "with tf.GradientTape() as t:\n    pass\nt.reset()\nresult = None",
+    # relu's (and relu6's) gradient multiplies the upstream by its mask: inf there times 0 is nan, -2 times 0 is -0
+    "relu_gradient_multiplies": "with tf.GradientTape() as t:\n    t.watch(x)\n    y = tf.nn.relu(x)\n"
+                                "result = t.gradient(y, x, output_gradients=tf.constant([float('inf'), "
+                                "float('inf'), -2.0, float('nan')]))",
+    "relu6_gradient_multiplies": "with tf.GradientTape() as t:\n    t.watch(x)\n    y = tf.nn.relu6(x * 3.0)\n"
+                                 "result = t.gradient(y, x, output_gradients=tf.constant([float('inf'), "
+                                 "float('inf'), -float('inf'), 1.0]))",
     # 2. watched_variables after a non-persistent tape's gradient
     "watched_after_gradient": "with tf.GradientTape() as t:\n    y = v0 * v1\nt.gradient(y, v0)\n"
                               "result = [w.read_value() for w in t.watched_variables()]",

@@ -92,16 +92,6 @@ def test_errors_carry_advice_in_a_note():
         assert "Shape mismatch.The variable shape (2,)" in shown and "v[1:3].assign(value)" in shown
 
 
-def test_relu_gradient_is_routed_not_multiplied():
-    """relu's VJP passes an infinite upstream gradient through where relu is flat as 0, not nan (TF's ReluGrad)."""
-    x = tf.constant([-1.0, 2.0])
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = tf.nn.relu(x)
-    np.testing.assert_array_equal(tape.gradient(y, x, output_gradients=tf.constant([np.inf, 1.0])).numpy(),
-                                  [0.0, 1.0])
-
-
 def test_a_slice_assignment_aliases_nothing():
     """Neither the slice, nor a tensor read before, nor the value given changes when the variable does."""
     given = np.array([7.0, 8.0], np.float32)

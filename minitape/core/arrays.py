@@ -76,24 +76,6 @@ def full_beside(array: Any, shape: tuple[int, ...], value: float | int | bool) -
     return backends.namespace(array).full(shape, value, dtype=array.dtype, device=backends.device_of(array))
 
 
-# Fast path (NumPy): NumPy's ``where`` branches on every element, and a mask as unpredictable as
-# relu's makes that slow: 6.7 ms against 0.36 ms for the bitwise form below, on 2^19 float32, 1
-# thread (paired in one process; relu's gradient in benchmarks/cnn_step.py's step).
-def routed(xp: ModuleType, condition: Any, values: Any) -> Any:
-    """``values`` where ``condition`` holds and ``+0`` elsewhere: routed, never multiplied (an inf left out stays out).
-
-    On NumPy floats each value is and-ed bitwise with its mask spread over all its bits
-    (all ones keep the value, all zeros make ``+0``); elsewhere it is ``xp.where``.
-
-    >>> tf.core.arrays.routed(np, np.array([True, False]), np.array([np.inf, np.inf], np.float32))
-    array([inf,  0.], dtype=float32)
-    """
-    if xp is np and values.dtype.kind == "f" and np.shape(condition) == np.shape(values):
-        bits = np.dtype(f"i{values.dtype.itemsize}")
-        return (values.view(bits) & -condition.astype(bits)).view(values.dtype)
-    return xp.where(condition, values, xp.zeros_like(values))
-
-
 def add_at(updates: Any, indices: np.ndarray, count: int) -> Any:
     """Zeros of ``(outer, count, inner)`` with ``updates`` (``(outer, len(indices), inner)``) added along the
     middle axis at the host ints ``indices``; repeated indices add up (booleans add as "or").

@@ -2,7 +2,8 @@
 
 As TensorFlow's kernels do, the piecewise ones are differentiated by a gradient op of their
 own (``EluGrad``, ``SeluGrad``, ``LeakyReluGrad``, ``Relu6Grad``): the gradient is routed by
-the sign of the output (or input), never multiplied by a mask.  Each gradient op has VJPs of
+the sign of the output (or input), or, for relu6 as for relu, multiplied by its mask (so an
+infinite upstream gradient where it is flat gives nan, as in TF).  Each gradient op has VJPs of
 its own, so a second tape differentiates it again, and gets what TF gets: the exact second
 derivative of elu and selu, and zeros (not None) for leaky_relu and relu6, whose pieces are
 straight lines.  gelu is written with other ops; its derivatives come from theirs.
@@ -41,7 +42,7 @@ _SELU_GRAD = gradient_op(
     "selu_grad", lambda xp, y, g: xp.where(y < 0, g * (y + SELU_SCALE * SELU_ALPHA), g * SELU_SCALE), _where_negative)
 _LEAKY_RELU_GRAD = gradient_op("leaky_relu_grad", lambda xp, x, g, alpha: xp.where(x > 0, g, g * alpha),
                                lambda gg, x, g, alpha: zeros_like(x))
-_RELU6_GRAD = gradient_op("relu6_grad", lambda xp, y, g: arrays.routed(xp, (y > 0) & (y < 6), g),
+_RELU6_GRAD = gradient_op("relu6_grad", lambda xp, y, g: g * xp.astype((y > 0) & (y < 6), g.dtype),   # TF multiplies
                           lambda gg, y, g: zeros_like(y))
 
 

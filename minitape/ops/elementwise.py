@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minitape.core import arrays, backends, dtypes
+from minitape.core import backends, dtypes
 from minitape.core.errors import InvalidArgumentError, UnimplementedError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor
@@ -183,14 +183,14 @@ def gradient_op(name: str, forward: Callable, of_first: Callable, keep: tuple = 
 # SigmoidGrad: one step in the backward pass instead of three.
 _TANH_GRAD = gradient_op("tanh_grad", lambda xp, y, g: g * (1 - y * y), lambda gg, y, g: -2 * gg * g * y)
 _SIGMOID_GRAD = gradient_op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y), lambda gg, y, g: gg * g * (1 - 2 * y))
-# relu's mask, as TF's ReluGrad: routed, never multiplied (an inf upstream stays out where relu is flat).
+# relu's mask, as TF's ReluGrad: multiplied (an inf upstream where relu is flat gives nan, as in TF).
 # Its derivative with respect to relu's output is zeros, not None: TF's second derivative of relu is 0.
 # sqrt's, as TF's SqrtGrad: 0 wherever the upstream gradient is 0, even where 0.5 / y is inf.  That
 # guard is in the value only: the derivative with respect to g is 0.5 / y everywhere (TF's SqrtGradGrad),
 # so d/dc of the gradient of c * sqrt(x) at c = 0 is not lost.
 _SQRT_GRAD = Op("sqrt_grad", lambda xp, y, g: xp.where(g == 0, xp.zeros_like(g), 0.5 * g / y),
                 (lambda gg, ans, y, g: -(gg / y) * ans, lambda gg, ans, y, g: 0.5 * gg / y), keep=(ANS, 0))
-_RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: arrays.routed(xp, y > 0, g),
+_RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: g * xp.astype(y > 0, g.dtype),
                          lambda gg, y, g: zeros_like(y), keep=(0,))
 
 
