@@ -279,8 +279,7 @@ class Optimizer(WeightDecay, MovingAverage):
         self._apply_weight_decay(variables)
         learning_rate = self.learning_rate
         self._before_updates()
-        for grad, variable in zip(grads, variables):
-            self.update_step(grad, variable, ops.cast(learning_rate, variable.dtype))
+        self._update_steps(grads, variables, learning_rate)
         if self.use_ema:
             self._update_averages()
         for variable in variables:       # as Keras 3: once every variable has moved, each is projected
@@ -290,6 +289,11 @@ class Optimizer(WeightDecay, MovingAverage):
 
     def _before_updates(self) -> None:
         """Once per step, before the variables' updates (Nadam advances its momentum schedule here)."""
+
+    def _update_steps(self, grads: list[Tensor], variables: list[Variable], learning_rate: Tensor) -> None:
+        """``update_step`` for each pair, the learning rate cast to each variable's dtype (Adam fuses them)."""
+        for grad, variable in zip(grads, variables):
+            self.update_step(grad, variable, ops.cast(learning_rate, variable.dtype))
 
     def _present(self, grads: list[Any], variables: list[Variable]) -> tuple[list[Tensor], list[Variable]]:
         """The pairs with a gradient, as tensors of their variable's dtype; Keras' warning names the others."""
