@@ -13,7 +13,7 @@ It prints
 (b) the bytes the tape holds after the blocks' forward pass (their input made before the tape, and
     watched) with no checkpointing, each block under ``recompute_grad`` and √L segments
     (``checkpoint_sequential``), beside the theory notebook 09 derives: a block keeps
-    P = 13·A + 2·R + S + 4 bytes (A one activation, R one float per token, S the attention
+    P = 12·A + 2·R + S bytes (A one activation, R one float per token, S the attention
     weights; the causal mask is made once, before the tape), so none L·P − A, per block (L − 1)·A,
     √L segments (√L − 1)·A;
 (c) each checkpointed mode's step time as a ratio to no checkpointing (target: √L ≤ 1.4×).
@@ -36,7 +36,7 @@ VOCAB, CONTEXT, WIDTH, HEADS, DEPTH, BATCH = 55, 32, 32, 2, 4, 8
 ACTIVATION = BATCH * CONTEXT * WIDTH * 4                 # A: bytes of one block's input or output
 TOKEN_FLOATS = BATCH * CONTEXT * 4                       # R: one float per token
 SCORES = BATCH * HEADS * CONTEXT * CONTEXT * 4           # S: the attention weights
-PER_BLOCK = 13 * ACTIVATION + 2 * TOKEN_FLOATS + SCORES + 4      # the layer norms fused: input and r each
+PER_BLOCK = 12 * ACTIVATION + 2 * TOKEN_FLOATS + SCORES     # layer norms and attention fused
 THEORY = {"none": DEPTH * PER_BLOCK - ACTIVATION, "block": (DEPTH - 1) * ACTIVATION,
           "sqrt": (math.isqrt(DEPTH) - 1) * ACTIVATION}
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

@@ -4,8 +4,10 @@ Adam updates every variable at once in NumPy when it can (``Adam._update_steps``
 bits of Keras' rule applied variable by variable with ops, and no value read before a step may change.
 """
 import numpy as np
+import pytest
 
 import minitape as tf
+from test_op_gradients import check_first_and_second
 
 
 def _adam_run(optimizer, steps=3, fused=True):
@@ -53,3 +55,63 @@ def test_adam_subclass_with_its_own_update_step_is_called():
 
     _adam_run(Counting(0.01), steps=1)
     assert len(calls) == 4
+
+
+# -- dot_product_attention: one primitive for MultiHeadAttention's fused path ---------------------------------
+
+def _qkv(seed=0, t=3, s=4):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((2, t, 2, 3)), rng.standard_normal((2, s, 2, 3)), rng.standard_normal((2, s, 2, 5))
+
+
+MASKS = [None, np.tril(np.ones((3, 4), bool))[None, None], np.array([[[[True, False, True, True]]]] * 2),
+         np.tril(np.ones((3, 4), bool), -1)]           # the last masks the first query row throughout
+
+
+@pytest.mark.parametrize("mask", MASKS, ids=["none", "causal", "keys", "a row masked"])
+def test_dot_product_attention_first_and_second_derivatives(mask):
+    q, k, v = _qkv()
+    attend = tf.ops.dot_product_attention
+    check_first_and_second(lambda t: attend(t, tf.constant(k), tf.constant(v), mask=mask, scale=0.7), q)
+    check_first_and_second(lambda t: attend(tf.constant(q), t, tf.constant(v), mask=mask), k)
+    check_first_and_second(lambda t: attend(tf.constant(q), tf.constant(k), t * t, mask=mask), v)
+
+
+@pytest.mark.parametrize("mask", MASKS, ids=["none", "causal", "keys", "a row masked"])
+def test_dot_product_attention_equals_the_ops_it_fuses(mask):
+    q, k, v = (tf.constant(a) for a in _qkv(1))
+    weights = np.random.default_rng(2).standard_normal((2, 3, 2, 5))
+
+    def composed(q, k, v):
+        logits = tf.einsum("btnh,bsnh->bnts", q, k) * 0.5
+        probs = tf.nn.softmax(logits if mask is None else tf.where(mask, logits, -1e9))
+        return tf.einsum("bnts,bsnh->btnh", probs, v)
+
+    answers = []
+    for f in (lambda q, k, v: tf.ops.dot_product_attention(q, k, v, mask=mask, scale=0.5), composed):
+        with tf.GradientTape() as tape:
+            tape.watch([q, k, v])
+            out = f(q, k, v)
+            loss = tf.reduce_sum(out * weights)
+        answers.append([out] + tape.gradient(loss, [q, k, v]))        # outside the tape: NumPy's VJPs
+    for fused, plain in zip(*answers):
+        np.testing.assert_allclose(fused.numpy(), plain.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_dot_product_attention_refuses_mismatched_shapes():
+    q, k, v = (tf.constant(a) for a in _qkv())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dot_product_attention: query"):
+        tf.ops.dot_product_attention(q, k, tf.ones((2, 5, 2, 5), tf.float64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="mask of shape"):
+        tf.ops.dot_product_attention(q, k, v, mask=np.ones((3, 3), bool))
+
+
+def test_multi_head_attention_runs_one_attention_primitive():
+    mha = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=3)
+    x = tf.ones((2, 4, 6))
+    mha(x, x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        mha(x, x, use_causal_mask=True)
+    assert [e.label for e in tape.entries()].count("dot_product_attention") == 1
+    assert "softmax" not in [e.label for e in tape.entries()]
