@@ -68,6 +68,7 @@ MASKS = [None, np.tril(np.ones((3, 4), bool))[None, None], np.array([[[[True, Fa
          np.tril(np.ones((3, 4), bool), -1)]           # the last masks the first query row throughout
 
 
+@pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("mask", MASKS, ids=["none", "causal", "keys", "a row masked"])
 def test_dot_product_attention_first_and_second_derivatives(mask):
     q, k, v = _qkv()
@@ -115,3 +116,39 @@ def test_multi_head_attention_runs_one_attention_primitive():
         mha(x, x, use_causal_mask=True)
     assert [e.label for e in tape.entries()].count("dot_product_attention") == 1
     assert "softmax" not in [e.label for e in tape.entries()]
+
+
+# -- dense: a dense layer's x · kernel + bias as one primitive ---------------------------------------------------
+
+@pytest.mark.parametrize("x_shape, kernel_shape, axes", [((3, 4), (4, 2), 1), ((2, 3, 4), (4, 2, 3), 1),
+                                                         ((2, 3, 2, 2), (2, 2, 5), 2)])
+@pytest.mark.usefixtures("backend")
+def test_dense_first_and_second_derivatives(x_shape, kernel_shape, axes):
+    rng = np.random.default_rng(3)
+    x, kernel = rng.standard_normal(x_shape), rng.standard_normal(kernel_shape)
+    bias = rng.standard_normal(kernel_shape[axes:])
+    dense = tf.ops.dense
+    check_first_and_second(lambda t: dense(t, tf.constant(kernel), tf.constant(bias), axes) ** 2, x)
+    check_first_and_second(lambda t: dense(tf.constant(x), t, tf.constant(bias), axes) ** 2, kernel)
+    check_first_and_second(lambda t: dense(tf.constant(x), tf.constant(kernel), t * t, axes), bias)
+    np.testing.assert_allclose(dense(x, kernel, bias, axes).numpy(),
+                               np.tensordot(x, kernel, axes) + bias, rtol=1e-12, atol=1e-12)
+
+
+def test_dense_refuses_what_does_not_fit():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dense: x \\(2, 3\\), kernel \\(4, 5\\)"):
+        tf.ops.dense(tf.ones((2, 3)), tf.ones((4, 5)), tf.ones((5,)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dense: input 1 is float64"):
+        tf.ops.dense(tf.ones((2, 3)), tf.ones((3, 5), tf.float64), tf.ones((5,)))
+
+
+def test_dense_layers_record_one_entry_and_keep_what_the_matmul_kept():
+    layer, x = tf.keras.layers.Dense(4, activation="relu"), tf.ones((2, 3, 5))
+    layer(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x * 2.0)
+    assert [e.label for e in tape.entries()] == ["multiply", "dense", "relu"]
+    assert tape.memory_info()["current"] == 4 + x.numpy().nbytes + y.numpy().nbytes     # the 2.0, x·2, relu's output
+    np.testing.assert_allclose(y.numpy(), np.maximum(np.full((2, 3, 5), 2.0) @ layer.kernel.numpy()
+                                                     + layer.bias.numpy(), 0), rtol=1e-6)

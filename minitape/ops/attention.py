@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from minitape.core import arrays
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Op, apply
 from minitape.core.state import state
@@ -64,19 +65,20 @@ def dot_product_attention(query: Any, key: Any, value: Any, mask: Any = None, sc
             raise InvalidArgumentError(f"dot_product_attention: mask of shape {keep.shape} does not broadcast "
                                        f"against the weights' (batch, heads, T, S) = {(b, n, t, s)}.") from None
     scale = 1.0 / math.sqrt(h) if scale is None else float(scale)
+    keep = None if keep is None else arrays.asarray_beside(query._value, keep)      # where the values live
     return apply(_ATTENTION, (query, key, value), {"mask": keep, "scale": scale})
 
 
-def _heads_first(x):
-    return x.transpose(0, 2, 1, 3)          # (batch, steps, heads, depth) <-> (batch, heads, steps, depth)
+def _heads_first(x, xp=np):
+    return xp.permute_dims(x, (0, 2, 1, 3))     # (batch, steps, heads, depth) <-> (batch, heads, steps, depth)
 
 
 def _attention_forward(xp, q, k, v, mask, scale):
-    logits = xp.matmul(_heads_first(q), _heads_first(k).transpose(0, 1, 3, 2)) * scale
+    logits = xp.matmul(_heads_first(q, xp), _heads_first(k, xp).mT) * scale
     if mask is not None:
         logits = xp.where(mask, logits, LARGE_NEGATIVE)
     weights = _softmax_forward(xp, logits, (-1,))
-    return _heads_first(xp.matmul(weights, _heads_first(v))), weights
+    return _heads_first(xp.matmul(weights, _heads_first(v, xp)), xp), weights
 
 
 def _plain(*tensors: Tensor) -> bool:
@@ -97,7 +99,7 @@ def _logits_grad(g: Tensor, q: Tensor, k: Tensor, v: Tensor, weights: Tensor, ma
     """The gradient reaching ``q kᵀ``: softmax's VJP, nothing through a masked logit, times the scale."""
     if _plain(g, q, k, v, weights):
         w = weights._value
-        upstream = np.matmul(_heads_first(g._value), _heads_first(v._value).transpose(0, 1, 3, 2))
+        upstream = np.matmul(_heads_first(g._value), _heads_first(v._value).mT)
         with np.errstate(all="ignore"):
             grad = w * (upstream - (upstream * w).sum(axis=-1, keepdims=True))
             return (grad if mask is None else np.where(mask, grad, 0)) * scale
@@ -116,13 +118,13 @@ def _vjp_query(g, ans, q, k, v, residual, mask, scale):
 def _vjp_key(g, ans, q, k, v, residual, mask, scale):
     grad = _logits_grad(g, q, k, v, residual, mask, scale)
     if isinstance(grad, np.ndarray):
-        return wrap(_heads_first(np.matmul(grad.transpose(0, 1, 3, 2), _heads_first(q._value))))
+        return wrap(_heads_first(np.matmul(grad.mT, _heads_first(q._value))))
     return einsum("bnts,btnh->bsnh", grad, q)
 
 
 def _vjp_value(g, ans, q, k, v, residual, mask, scale):
     if _plain(g, residual):
-        return wrap(_heads_first(np.matmul(residual._value.transpose(0, 1, 3, 2), _heads_first(g._value))))
+        return wrap(_heads_first(np.matmul(residual._value.mT, _heads_first(g._value))))
     return einsum("bnts,btnh->bsnh", _weights(q, k, mask, scale), g)
 
 

@@ -84,8 +84,9 @@ class _Projection(Layer):
                                     constraint=owner.bias_constraint) if owner.use_bias else None
 
     def call(self, inputs: Tensor) -> Tensor:
-        outputs = ops.einsum(self.equation, inputs, self.kernel)
-        return outputs if self.bias is None else outputs + self.bias
+        if self.bias is not None:               # the einsum contracts inputs' trailing axes with kernel's first
+            return ops.dense(inputs, self.kernel, self.bias, axes=len(self.kernel_shape) - len(self.bias_shape))
+        return ops.einsum(self.equation, inputs, self.kernel)
 
 
 class MultiHeadAttention(Layer):
