@@ -41,9 +41,9 @@ def dense(x: Any, kernel: Any, bias: Any, axes: int = 1) -> Tensor:
     """
     x, kernel, bias = operands("dense", x, kernel, bias)      # a variable is read: a tape sees it
     MATRIX.check("dense", x)
-    inner, outer = tuple(kernel.shape[:axes]), tuple(kernel.shape[axes:])
-    if not 0 < axes < kernel.ndim or x.ndim < axes or tuple(x.shape[x.ndim - axes:]) != inner \
-            or tuple(bias.shape) != outer:
+    x_shape, kernel_shape = x._value.shape, kernel._value.shape
+    fits = 0 < axes < len(kernel_shape) and len(x_shape) >= axes and bias._value.shape == kernel_shape[axes:]
+    if not fits or x_shape[len(x_shape) - axes:] != kernel_shape[:axes]:
         raise InvalidArgumentError(f"dense: x {tuple(x.shape)}, kernel {tuple(kernel.shape)} and bias "
                                    f"{tuple(bias.shape)} do not fit with axes={axes}: x's last {axes} axes must be "
                                    f"kernel's first, and bias the shape of kernel's others.")
@@ -72,7 +72,7 @@ def _plain(*tensors: Tensor) -> bool:
 
 
 def _vjp_x(g, ans, x, kernel, bias, axes):
-    rows, columns = _matrices(tuple(x.shape), tuple(kernel.shape), axes)
+    rows, columns = _matrices(x._value.shape, kernel._value.shape, axes)
     gradient = (rows[0], columns[1])
     if _plain(g, x, kernel):
         return wrap(np.matmul(g._value.reshape(gradient), kernel._value.reshape(columns).T).reshape(x._value.shape))
@@ -80,7 +80,7 @@ def _vjp_x(g, ans, x, kernel, bias, axes):
 
 
 def _vjp_kernel(g, ans, x, kernel, bias, axes):
-    rows, columns = _matrices(tuple(x.shape), tuple(kernel.shape), axes)
+    rows, columns = _matrices(x._value.shape, kernel._value.shape, axes)
     gradient = (rows[0], columns[1])
     if _plain(g, x, kernel):
         return wrap(np.matmul(x._value.reshape(rows).T, g._value.reshape(gradient)).reshape(kernel._value.shape))
@@ -88,7 +88,7 @@ def _vjp_kernel(g, ans, x, kernel, bias, axes):
 
 
 def _vjp_bias(g, ans, x, kernel, bias, axes):
-    outer = kernel.shape[axes:]
+    outer = kernel._value.shape[axes:]
     if _plain(g):
         return wrap(g._value.reshape(-1, math.prod(outer)).sum(axis=0).reshape(tuple(outer)))
     return reshape(reduce_sum(reshape(g, (-1, math.prod(outer))), 0), outer)
