@@ -74,7 +74,8 @@ def _heads_first(x, xp=np):
 
 
 def _attention_forward(xp, q, k, v, mask, scale):
-    logits = xp.matmul(_heads_first(q, xp), _heads_first(k, xp).mT) * scale
+    logits = xp.matmul(_heads_first(q, xp), _heads_first(k, xp).mT)
+    logits *= scale
     if mask is not None:
         logits = xp.where(mask, logits, LARGE_NEGATIVE)
     weights = _softmax_forward(xp, logits, (-1,))

@@ -305,10 +305,10 @@ class Optimizer(WeightDecay, MovingAverage):
                           f"`model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
         kept = [(convert_to_tensor(g), v) for g, v in zip(grads, variables) if g is not None]
         for g, v in kept:
-            if g.shape != v.shape:
+            if g._value.shape != v._value.shape:       # the arrays' shapes: no TensorShape made per variable
                 raise ValueError(f"apply_gradients: gradient of shape {tuple(g.shape)} for variable '{v.name}' "
                                  f"of shape {tuple(v.shape)}.")
-        return [ops.cast(g, v.dtype) for g, v in kept], [v for _, v in kept]
+        return [g if g._value.dtype == v._value.dtype else ops.cast(g, v.dtype) for g, v in kept], [v for _, v in kept]
 
     def _clip(self, grads: list[Tensor]) -> list[Tensor]:
         # As Keras 3: clipnorm clips each gradient by its own norm, global_clipnorm all by their joint norm.
