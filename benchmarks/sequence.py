@@ -9,11 +9,12 @@ the backward pass and an Adam update.
 It prints
 (a) minitape's step against the same model written in PyTorch (CPU eager, ``torch.nn`` modules,
     the same causal attention and the same Adam), each in its own process, 1 thread, the two run
-    in turn round after round: each side's median and the median of the per-round ratios;
+    in turn round after round: each side's median and the median of the per-round ratios, by the
+    wall clock and by CPU time;
 (b) the bytes the tape holds after the blocks' forward pass (their input made before the tape, and
     watched) with no checkpointing, each block under ``recompute_grad`` and √L segments
     (``checkpoint_sequential``), beside the theory notebook 09 derives: a block keeps
-    P = 13·A + 2·R + S + 4 bytes (A one activation, R one float per token, S the attention
+    P = 12·A + 2·R + S bytes (A one activation, R one float per token, S the attention
     weights; the causal mask is made once, before the tape), so none L·P − A, per block (L − 1)·A,
     √L segments (√L − 1)·A;
 (c) each checkpointed mode's step time as a ratio to no checkpointing (target: √L ≤ 1.4×).
@@ -36,7 +37,7 @@ VOCAB, CONTEXT, WIDTH, HEADS, DEPTH, BATCH = 55, 32, 32, 2, 4, 8
 ACTIVATION = BATCH * CONTEXT * WIDTH * 4                 # A: bytes of one block's input or output
 TOKEN_FLOATS = BATCH * CONTEXT * 4                       # R: one float per token
 SCORES = BATCH * HEADS * CONTEXT * CONTEXT * 4           # S: the attention weights
-PER_BLOCK = 13 * ACTIVATION + 2 * TOKEN_FLOATS + SCORES + 4      # the layer norms fused: input and r each
+PER_BLOCK = 12 * ACTIVATION + 2 * TOKEN_FLOATS + SCORES     # layer norms and attention fused
 THEORY = {"none": DEPTH * PER_BLOCK - ACTIVATION, "block": (DEPTH - 1) * ACTIVATION,
           "sqrt": (math.isqrt(DEPTH) - 1) * ACTIVATION}
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -48,15 +49,15 @@ def data(seed: int = 0):
     return (rng.integers(0, VOCAB, (BATCH, CONTEXT)), rng.integers(0, VOCAB, (BATCH, CONTEXT)))
 
 
-def median_step(step, repeats: int, warmup: int = 3) -> float:
-    """The median time of ``step()`` in milliseconds."""
+def median_step(step, repeats: int, warmup: int = 3, clock=time.perf_counter) -> float:
+    """The median time of ``step()`` in milliseconds, by ``clock`` (``time.process_time``: CPU time)."""
     for _ in range(warmup):
         step()
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         step()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times) * 1e3
 
 
@@ -120,7 +121,7 @@ def minitape_figures(repeats: int) -> dict:
             model.run_blocks(h, checkpoint)
         return tape.memory_info()["current"]
 
-    figures = {}
+    figures = {"none cpu ms": median_step(lambda: step("none"), repeats, clock=time.process_time)}
     for mode in ("none", "block", "sqrt"):
         figures[f"{mode} ms"] = median_step(lambda: step(mode), repeats)
         figures[f"{mode} held"] = held(mode)
@@ -170,7 +171,8 @@ def torch_figures(repeats: int) -> dict:
         loss.backward()
         optimizer.step()
 
-    return {"torch ms": median_step(step, repeats), "torch": torch.__version__, "threads": torch.get_num_threads()}
+    return {"torch ms": median_step(step, repeats), "torch cpu ms": median_step(step, repeats, clock=time.process_time),
+            "torch": torch.__version__, "threads": torch.get_num_threads()}
 
 
 def in_fresh_process(python: str, side: str, repeats: int, script: str = __file__) -> dict:
@@ -220,6 +222,8 @@ def main() -> None:
     med = {key: statistics.median(r[key] for r in ours) for key in ours[0]}
     print(f"(a) training step, medians of {args.rounds} rounds, 1 thread each")
     print(against_torch(ours, theirs, "none ms", "torch ms", "ms"))
+    print("    CPU time (steadier where other work shares the cores):")
+    print(against_torch(ours, theirs, "none cpu ms", "torch cpu ms", "ms"))
     print(f"(b) bytes held after the blocks' forward pass (one activation A = {ACTIVATION:,} bytes)")
     for mode, theory in THEORY.items():
         held = int(med[f"{mode} held"])

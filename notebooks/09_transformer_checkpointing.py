@@ -156,11 +156,11 @@ assert np.mean(losses[-10:]) < np.mean(losses[:10]) - 1.0 and familiar(after) > 
 # | inside the block | keeps |
 # | --- | --- |
 # | each `LayerNormalization` | its input (A) and one factor per token, `r = 1/√(variance + ε)` (R): it is one fused op, `layer_normalization`, whose derivative works the normalized input `(x − mean)·r` out again from those two rather than keep it |
-# | `MultiHeadAttention` | its input (shared by the three projections), the scaled queries, the keys, the values, the weighted values (5·A — a head's width is `WIDTH / HEADS`, so each is one A); the queries before scaling (A); the softmax's output `S`; the scale 1/√(key_dim). The causal mask is made once per length and shared, like the weights: made before the tape, it is not counted |
+# | `MultiHeadAttention` | its input (shared by the three projections), the queries, the keys, the values, the weighted values (5·A — a head's width is `WIDTH / HEADS`, so each is one A); the attention weights `S`: the attention itself is one fused op, `dot_product_attention`, which keeps its three inputs and its weights. The causal mask is made once per length and shared, like the weights: made before the tape, it is not counted |
 # | the MLP | the first `Dense`'s input (A) and its ReLU's output, 4 wide (4·A), which the second `Dense` reads |
 # | the two residual `+` | nothing: the derivative of a sum needs no values |
 #
-# So a block keeps `P = 13·A + 2·R + S + 4` bytes. What each mode keeps after the forward pass,
+# So a block keeps `P = 12·A + 2·R + S` bytes. What each mode keeps after the forward pass,
 # for `L` blocks whose first input is ours (made before the tape, and watched):
 #
 # * **none**: every block's `P`, less the first block's input (ours, alive anyway): `L·P − A`.
@@ -177,7 +177,7 @@ x, y = batch()
 h = model.embed(x)                      # the blocks' input, made before the tapes
 N = BATCH * CONTEXT
 A, R, S = 4 * N * WIDTH, 4 * N, 4 * BATCH * HEADS * CONTEXT**2
-P, L = 13 * A + 2 * R + S + 4, DEPTH
+P, L = 12 * A + 2 * R + S, DEPTH
 
 with tf.GradientTape() as tape:
     tape.watch(h)

@@ -18,6 +18,8 @@ Each family is a module, and each module builds only on those before it:
 * ``activations``: elu, selu, leaky_relu, relu6, gelu (and erf);
 * ``linalg``: matmul, tensordot, a matrix's transpose and diagonal, trace;
 * ``einsum``: Einstein summation, diagonals included;
+* ``attention``: dot-product attention, every head at once, as one primitive;
+* ``dense``: a dense layer's ``x · kernel + bias`` as one primitive;
 * ``inverses``: solve, inv, det;
 * ``norms``: norm, clip_by_norm, clip_by_global_norm;
 * ``windows``, ``convolution``, ``pooling``: images (NHWC);
@@ -52,6 +54,8 @@ from minitape.ops.comparisons import (  # noqa: F401
 )
 from minitape.ops.indexing import boolean_mask, concat, gather, getitem, one_hot, stack  # noqa: F401
 from minitape.ops.einsum import einsum  # noqa: F401
+from minitape.ops.attention import dot_product_attention  # noqa: F401
+from minitape.ops.dense import dense  # noqa: F401
 from minitape.ops.inverses import det, inv, solve  # noqa: F401
 from minitape.ops.linalg import diag, diag_part, matmul, matrix_transpose, matvec, tensordot, trace  # noqa: F401
 from minitape.ops.norms import clip_by_global_norm, clip_by_norm, global_norm, norm  # noqa: F401

@@ -28,7 +28,7 @@ from minitape.core.tensor import Tensor
 from minitape.keras import initializers
 from minitape.keras.keras_tensor import is_symbolic
 from minitape.keras.layers.activation import Dropout
-from minitape.keras.layers.advanced_activations import LARGE_NEGATIVE, as_bool_mask, masked_softmax
+from minitape.keras.layers.advanced_activations import as_bool_mask, masked_softmax
 from minitape.keras.layers.core import Layer, kernel_and_bias_options
 
 
@@ -84,8 +84,9 @@ class _Projection(Layer):
                                     constraint=owner.bias_constraint) if owner.use_bias else None
 
     def call(self, inputs: Tensor) -> Tensor:
-        outputs = ops.einsum(self.equation, inputs, self.kernel)
-        return outputs if self.bias is None else outputs + self.bias
+        if self.bias is not None:               # the einsum contracts inputs' trailing axes with kernel's first
+            return ops.dense(inputs, self.kernel, self.bias, axes=len(self.kernel_shape) - len(self.bias_shape))
+        return ops.einsum(self.equation, inputs, self.kernel)
 
 
 class MultiHeadAttention(Layer):
@@ -202,14 +203,16 @@ class MultiHeadAttention(Layer):
                         causal_mask(query.shape[1], value.shape[1]) if use_causal_mask else None)
         if mask is not None and mask.ndim < 4:          # one mask for every head
             mask = ops.reshape(mask, (*mask.shape[:-2], *[1] * (4 - mask.ndim), *mask.shape[-2:]))
-        query = self.query_dense(query) * (1.0 / math.sqrt(float(self.key_dim)))
-        logits = ops.einsum("bsnh,btnh->bnts", self.key_dense(key), query)     # one (T, S) table per head
+        scale = 1.0 / math.sqrt(float(self.key_dim))
         # Keras' two paths: with dropout or scores returned, a masked softmax that gives a row masked
-        # throughout all zeros; otherwise its fused attention, where such a row is uniform.
-        if self.dropout > 0 or return_attention_scores:
-            scores = masked_softmax(logits, mask)
-        else:
-            scores = ops.softmax(logits if mask is None else ops.where(mask, logits, LARGE_NEGATIVE))
+        # throughout all zeros; otherwise its fused attention (one primitive), where such a row is uniform.
+        if not (self.dropout > 0 or return_attention_scores):
+            attended = ops.dot_product_attention(self.query_dense(query), self.key_dense(key), self.value_dense(value),
+                                                 mask=mask, scale=scale)
+            return self.output_dense(attended)
+        query = self.query_dense(query) * scale
+        logits = ops.einsum("bsnh,btnh->bnts", self.key_dense(key), query)     # one (T, S) table per head
+        scores = masked_softmax(logits, mask)
         attended = ops.einsum("bnts,bsnh->btnh", self._dropout_layer(scores, training=training),
                               self.value_dense(value))
         output = self.output_dense(attended)

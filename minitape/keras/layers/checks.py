@@ -130,3 +130,23 @@ def read_input_dim(input_shape: tuple | None, kwargs: dict[str, Any]) -> tuple |
     if input_shape is not None:
         kwargs["input_shape"] = input_shape
     return (input_dim,)
+
+
+def weight_arguments(args: tuple, shape: Any, initializer: Any, dtype: Any) -> tuple[Any, Any, Any]:
+    """Keras 3's positional ``add_weight(shape, initializer, dtype)``; a name given first is refused, as Keras does.
+
+    >>> from minitape.keras.layers.checks import weight_arguments
+    >>> weight_arguments(((2,), "ones"), None, None, "float64")
+    ((2,), 'ones', 'float64')
+    """
+    if len(args) > 3:
+        raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
+    if args and isinstance(args[0], str):
+        raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
+                         f"Use: add_weight(shape=..., name='{args[0]}').")
+    given = {"shape": shape, "initializer": initializer, "dtype": dtype}
+    for key, value in zip(given, args):
+        if given[key] is not None:
+            raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
+        given[key] = value
+    return given["shape"], given["initializer"], given["dtype"]

@@ -127,6 +127,8 @@ class Dense(Layer):
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
                              f"of input shape to have value {expected}, but received input with shape "
                              f"{tuple(inputs.shape)}")
+        if self.bias is not None and inputs.ndim >= 2:
+            return self.activation(ops.dense(inputs, self.kernel, self.bias))     # matmul and bias as one op
         x = inputs if inputs.ndim >= 2 else ops.expand_dims(inputs, 0)
         out = ops.matmul(x, self.kernel)
         if self.bias is not None:

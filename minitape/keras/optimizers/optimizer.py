@@ -279,8 +279,7 @@ class Optimizer(WeightDecay, MovingAverage):
         self._apply_weight_decay(variables)
         learning_rate = self.learning_rate
         self._before_updates()
-        for grad, variable in zip(grads, variables):
-            self.update_step(grad, variable, ops.cast(learning_rate, variable.dtype))
+        self._update_steps(grads, variables, learning_rate)
         if self.use_ema:
             self._update_averages()
         for variable in variables:       # as Keras 3: once every variable has moved, each is projected
@@ -290,6 +289,11 @@ class Optimizer(WeightDecay, MovingAverage):
 
     def _before_updates(self) -> None:
         """Once per step, before the variables' updates (Nadam advances its momentum schedule here)."""
+
+    def _update_steps(self, grads: list[Tensor], variables: list[Variable], learning_rate: Tensor) -> None:
+        """``update_step`` for each pair, the learning rate cast to each variable's dtype (Adam fuses them)."""
+        for grad, variable in zip(grads, variables):
+            self.update_step(grad, variable, ops.cast(learning_rate, variable.dtype))
 
     def _present(self, grads: list[Any], variables: list[Variable]) -> tuple[list[Tensor], list[Variable]]:
         """The pairs with a gradient, as tensors of their variable's dtype; Keras' warning names the others."""
@@ -301,10 +305,10 @@ class Optimizer(WeightDecay, MovingAverage):
                           f"`model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
         kept = [(convert_to_tensor(g), v) for g, v in zip(grads, variables) if g is not None]
         for g, v in kept:
-            if g.shape != v.shape:
+            if g._value.shape != v._value.shape:       # the arrays' shapes: no TensorShape made per variable
                 raise ValueError(f"apply_gradients: gradient of shape {tuple(g.shape)} for variable '{v.name}' "
                                  f"of shape {tuple(v.shape)}.")
-        return [ops.cast(g, v.dtype) for g, v in kept], [v for _, v in kept]
+        return [g if g._value.dtype == v._value.dtype else ops.cast(g, v.dtype) for g, v in kept], [v for _, v in kept]
 
     def _clip(self, grads: list[Tensor]) -> list[Tensor]:
         # As Keras 3: clipnorm clips each gradient by its own norm, global_clipnorm all by their joint norm.

@@ -1,0 +1,133 @@
+"""Dot-product attention as one primitive: ``softmax(scale · q kᵀ, masked) v`` for every head at once.
+
+Written with other ops, attention records a scaling, an einsum, a ``where``, a softmax and another einsum,
+and keeps the scaled queries beside the queries.  As one primitive (what Keras 3's
+``ops.dot_product_attention`` is, and what its ``MultiHeadAttention`` runs when it neither drops weights
+out nor returns them) it keeps the queries, keys and values and, as its residual, the attention weights;
+its VJPs are written with ops again, so derivatives of every order come from the op table.
+
+Shapes are Keras': ``query`` ``(batch, T, heads, depth)``, ``key`` and ``value`` ``(batch, S, heads, depth)``,
+the weights ``(batch, heads, T, S)``; a mask broadcasts against the weights (true: may attend).
+
+>>> import minitape as tf
+>>> q = k = v = tf.reshape(tf.range(8.0), (1, 2, 2, 2))
+>>> tf.ops.dot_product_attention(q, k, v, mask=tf.constant([[1, 0], [1, 1]], bool)).numpy()[0, :, 0]
+array([[0., 1.],
+       [4., 5.]], dtype=float32)
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from minitape.core import arrays
+from minitape.core.errors import InvalidArgumentError
+from minitape.core.primitive import Op, apply
+from minitape.core.state import state
+from minitape.core.tensor import Tensor, wrap
+from minitape.ops.arguments import needs_floating, operands, plain
+from minitape.ops.einsum import einsum
+from minitape.ops.elementwise import where, zeros_like
+from minitape.ops.nn import _softmax_forward, _softmax_vjp, softmax
+
+LARGE_NEGATIVE = -1e9        # a masked logit, as Keras' masked softmax writes it: exp of it is 0
+
+
+def dot_product_attention(query: Any, key: Any, value: Any, mask: Any = None, scale: float | None = None) -> Tensor:
+    """``softmax(scale · query keyᵀ) value`` per head, a masked pair's logit set to -1e9 first.
+
+    ``scale`` defaults to ``1 / sqrt(depth)``.  A query row masked throughout attends uniformly, as in
+    Keras' fused attention.
+
+    >>> import minitape as tf
+    >>> q, k, v = tf.ones((2, 3, 4, 5)), tf.ones((2, 6, 4, 5)), tf.ones((2, 6, 4, 7))
+    >>> tf.ops.dot_product_attention(q, k, v).shape
+    TensorShape([2, 3, 4, 7])
+    """
+    query, key, value = operands("dot_product_attention", query, key, value)
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        needs_floating("dot_product_attention", t)
+        if t.ndim != 4:
+            raise InvalidArgumentError(f"dot_product_attention: {name} must be (batch, steps, heads, depth), got "
+                                       f"shape {tuple(t.shape)}.")
+    (b, t, n, h), (b_k, s, n_k, h_k), (b_v, s_v, n_v, _) = query.shape, key.shape, value.shape
+    if (b, n, h) != (b_k, n_k, h_k) or (b_k, s, n_k) != (b_v, s_v, n_v):
+        raise InvalidArgumentError(f"dot_product_attention: query {tuple(query.shape)}, key {tuple(key.shape)} "
+                                   f"and value {tuple(value.shape)} must share batch and heads, query and key their "
+                                   f"depth, key and value their steps.")
+    keep = None if mask is None else np.asarray(plain(mask), bool)
+    if keep is not None:
+        try:
+            np.broadcast_shapes(keep.shape, (b, n, t, s))
+        except ValueError:
+            raise InvalidArgumentError(f"dot_product_attention: mask of shape {keep.shape} does not broadcast "
+                                       f"against the weights' (batch, heads, T, S) = {(b, n, t, s)}.") from None
+    scale = 1.0 / math.sqrt(h) if scale is None else float(scale)
+    keep = None if keep is None else arrays.asarray_beside(query._value, keep)      # where the values live
+    return apply(_ATTENTION, (query, key, value), {"mask": keep, "scale": scale})
+
+
+def _heads_first(x, xp=np):
+    return xp.permute_dims(x, (0, 2, 1, 3))     # (batch, steps, heads, depth) <-> (batch, heads, steps, depth)
+
+
+def _attention_forward(xp, q, k, v, mask, scale):
+    logits = xp.matmul(_heads_first(q, xp), _heads_first(k, xp).mT)
+    logits *= scale
+    if mask is not None:
+        logits = xp.where(mask, logits, LARGE_NEGATIVE)
+    weights = _softmax_forward(xp, logits, (-1,))
+    return _heads_first(xp.matmul(weights, _heads_first(v, xp)), xp), weights
+
+
+def _plain(*tensors: Tensor) -> bool:
+    # Just an optimization, as layer_normalization's: when no tape records the backward pass, its gradients are
+    # never differentiated again, and are worked out in NumPy from the kept weights, without ops.  The primitive
+    # with these VJPs takes benchmarks/sequence.py's step to 0.90× the five ops it replaces (CPU-time, fresh
+    # processes alternating, 10 rounds, a busy machine).
+    return not state.tapes and all(type(t._value) is np.ndarray for t in tensors)
+
+
+def _weights(q: Tensor, k: Tensor, mask: np.ndarray | None, scale: float) -> Tensor:
+    """The attention weights again, with ops: a tape recording the backward pass sees how they depend on q, k."""
+    logits = einsum("btnh,bsnh->bnts", q, k) * scale
+    return softmax(logits if mask is None else where(mask, logits, LARGE_NEGATIVE))
+
+
+def _logits_grad(g: Tensor, q: Tensor, k: Tensor, v: Tensor, weights: Tensor, mask, scale) -> Tensor | np.ndarray:
+    """The gradient reaching ``q kᵀ``: softmax's VJP, nothing through a masked logit, times the scale."""
+    if _plain(g, q, k, v, weights):
+        w = weights._value
+        upstream = np.matmul(_heads_first(g._value), _heads_first(v._value).mT)
+        with np.errstate(all="ignore"):
+            grad = w * (upstream - (upstream * w).sum(axis=-1, keepdims=True))
+            return (grad if mask is None else np.where(mask, grad, 0)) * scale
+    weights = _weights(q, k, mask, scale)
+    grad = _softmax_vjp(einsum("btnh,bsnh->bnts", g, v), weights, -1)
+    return (grad if mask is None else where(mask, grad, zeros_like(grad))) * scale
+
+
+def _vjp_query(g, ans, q, k, v, residual, mask, scale):
+    grad = _logits_grad(g, q, k, v, residual, mask, scale)
+    if isinstance(grad, np.ndarray):
+        return wrap(_heads_first(np.matmul(grad, _heads_first(k._value))))
+    return einsum("bnts,bsnh->btnh", grad, k)
+
+
+def _vjp_key(g, ans, q, k, v, residual, mask, scale):
+    grad = _logits_grad(g, q, k, v, residual, mask, scale)
+    if isinstance(grad, np.ndarray):
+        return wrap(_heads_first(np.matmul(grad.mT, _heads_first(q._value))))
+    return einsum("bnts,btnh->bsnh", grad, q)
+
+
+def _vjp_value(g, ans, q, k, v, residual, mask, scale):
+    if _plain(g, residual):
+        return wrap(_heads_first(np.matmul(residual._value.mT, _heads_first(g._value))))
+    return einsum("bnts,btnh->bsnh", _weights(q, k, mask, scale), g)
+
+
+_ATTENTION = Op("dot_product_attention", _attention_forward, (_vjp_query, _vjp_key, _vjp_value), keep=(0, 1, 2),
+                residual=True)
