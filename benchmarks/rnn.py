@@ -1,4 +1,4 @@
-"""Recurrent layers' forward and backward pass: minitape's ``keras.layers.LSTM``/``GRU``/``SimpleRNN`` against PyTorch's.
+"""Recurrent layers' forward and backward pass: minitape's Keras ``LSTM``, ``GRU`` and ``SimpleRNN`` against PyTorch's.
 
 ``LSTM(32)``, ``GRU(32)`` (PyTorch's GRU is Keras 3's ``reset_after=True``) and ``SimpleRNN(32)`` (PyTorch's
 ``RNN``, tanh) over a batch of 16 sequences of 100 steps of 8 features, float32, returning the last output;

@@ -50,7 +50,8 @@ def data(seed: int = 0):
 
 
 def median_step(step, repeats: int, warmup: int = 3, clock=time.perf_counter) -> float:
-    """The median time of ``step()`` in milliseconds, by ``clock`` (``time.process_time``: CPU time)."""
+    """The median time of ``step()`` in milliseconds, by ``clock`` (``time.process_time``: CPU time, for a shared
+    machine)."""
     for _ in range(warmup):
         step()
     times = []

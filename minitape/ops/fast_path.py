@@ -21,7 +21,7 @@ import numpy as np
 from minitape.core.arrays import IGNORE, NUMPY_ERRSTATE
 from minitape.core.backends import FLOATING, by_type
 from minitape.core.primitive import NO_PARAMS, Op, OpEntry, apply
-from minitape.core.state import record, state
+from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 
 
@@ -38,6 +38,9 @@ def run(op: Op, inputs: tuple[Tensor, ...]) -> Tensor:
     finally:
         NUMPY_ERRSTATE.reset(token)
     out = wrap(value)
-    if state.tapes and op.vjps and (type(value) in FLOATING or type(value.dtype) in FLOATING):
-        record(OpEntry(op, inputs, out, NO_PARAMS))
+    tapes = state.tapes
+    if tapes and op.vjps and (type(value) in FLOATING or type(value.dtype) in FLOATING):
+        entry = OpEntry(op, inputs, out, NO_PARAMS)
+        for tape in tapes:                                  # record(entry), spelled out: 1.3% (callgrind)
+            tape._offer(entry)
     return out
