@@ -19,12 +19,12 @@ Run:  .venv/bin/python benchmarks/against.py OTHER_CHECKOUT [--rounds 9] [--only
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from sequence import worker_figures
 
 HERE = Path(__file__).resolve().parent
 
@@ -86,10 +86,8 @@ DEFAULT = "chain,mlp,checkpoint none,checkpoint √L"
 
 def measure(tree: Path, workloads: str) -> dict[str, float]:
     """One fresh process's figures for ``tree``: its own minitape, its own benchmark modules."""
-    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{tree / 'benchmarks'}",
-           "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    out = subprocess.run([sys.executable, "-c", WORKER, workloads], env=env, cwd=tree, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return worker_figures([sys.executable, "-c", WORKER, workloads],
+                          {"PYTHONPATH": f"{tree}{os.pathsep}{tree / 'benchmarks'}"}, cwd=tree)
 
 
 def main() -> None:

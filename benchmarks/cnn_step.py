@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 
 import time
 
-from sequence import ONE_THREAD
+from sequence import worker_figures
 
 BATCH, SIDE, CHANNELS, CLASSES = 32, 32, 16, 10
 WIDTHS = ((16, 1), (32, 2))                              # each residual block's channels and stride
@@ -191,10 +189,8 @@ SIDES = {"minitape": (minitape_step, minitape_conv),
 
 def in_fresh_process(python: str, side: str, repeats: int, conv: bool, tree: str | None = None) -> dict:
     """One side's figures from a fresh process with one thread (``tree``: minitape from that checkout)."""
-    env = os.environ | ONE_THREAD | ({"PYTHONPATH": tree} if tree else {})
-    out = subprocess.run([python, __file__, "--side", side, "--repeats", str(repeats)] + ["--conv"] * conv,
-                         env=env, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return worker_figures([python, __file__, "--side", side, "--repeats", str(repeats)] + ["--conv"] * conv,
+                          {"PYTHONPATH": tree} if tree else None)
 
 
 def main() -> None:

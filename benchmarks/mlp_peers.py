@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from sequence import ONE_THREAD, median_step
+from sequence import median_step, worker_figures
 
 
 def load(path: str):
@@ -106,9 +104,7 @@ def write_problem(path: str) -> None:
 
 
 def in_fresh_process(python: str, side: str, path: str, repeats: int) -> float:
-    out = subprocess.run([python, __file__, "--side", side, "--problem", path, "--repeats", str(repeats)],
-                         env={**os.environ, **ONE_THREAD}, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return worker_figures([python, __file__, "--side", side, "--problem", path, "--repeats", str(repeats)])
 
 
 def main() -> None:

@@ -176,10 +176,15 @@ def torch_figures(repeats: int) -> dict:
             "torch": torch.__version__, "threads": torch.get_num_threads()}
 
 
-def in_fresh_process(python: str, side: str, repeats: int, script: str = __file__) -> dict:
-    out = subprocess.run([python, script, f"--{side}-only", str(repeats)], env={**os.environ, **ONE_THREAD},
+def worker_figures(command: list[str], env: dict | None = None, cwd: str | None = None) -> dict:
+    """The figures a worker process prints as JSON on its last line; it runs with one thread (and ``env``)."""
+    out = subprocess.run(command, env={**os.environ, **ONE_THREAD, **(env or {})}, cwd=cwd,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def in_fresh_process(python: str, side: str, repeats: int, script: str = __file__) -> dict:
+    return worker_figures([python, script, f"--{side}-only", str(repeats)])
 
 
 def paired_rounds(doc: str, script: str, minitape_figures, torch_figures, rounds: int, repeats: int):

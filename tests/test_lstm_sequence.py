@@ -82,8 +82,8 @@ def test_under_a_tape_one_recorded_pass_serves_all_four_inputs_and_differentiate
     """Each VJP ran (and a second tape recorded) the whole of backpropagation through time again."""
     from minitape.ops import recurrent
     passes = []
-    monkeypatch.setattr(recurrent, "_through_time",
-                        lambda *args, loop=recurrent._through_time: passes.append(1) or loop(*args))
+    monkeypatch.setattr(recurrent, "add_n",          # the ops pass sums the kernel's gradient once
+                        lambda *args, add_n=recurrent.add_n: passes.append(1) or add_n(*args))
 
     def gradient_norm(*args):
         with tf.GradientTape() as tape:

@@ -33,10 +33,9 @@ def keep_freed_memory() -> bool:
     >>> keep_freed_memory() == (allocator_is_glibc() and os.environ.get("MINITAPE_KEEP_FREED_MEMORY") != "0")
     True
     """
-    if os.environ.get("MINITAPE_KEEP_FREED_MEMORY") == "0" or not allocator_is_glibc():
-        return False
-    mallopt = ctypes.CDLL(None).mallopt
-    return bool(mallopt(M_MMAP_THRESHOLD, MMAP)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM))
+    libc = None if os.environ.get("MINITAPE_KEEP_FREED_MEMORY") == "0" else _glibc()
+    return (libc is not None and bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP))
+            and bool(libc.mallopt(M_TRIM_THRESHOLD, TRIM)))
 
 
 def allocator_is_glibc() -> bool:
@@ -45,8 +44,13 @@ def allocator_is_glibc() -> bool:
     >>> allocator_is_glibc() in (True, False)
     True
     """
+    return _glibc() is not None
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """This process's C library, if it is glibc (it has ``mallopt``); else None."""
     try:
         libc = ctypes.CDLL(None)
     except OSError:                                   # Windows: no process-wide C library to open
-        return False
-    return hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt")
+        return None
+    return libc if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt") else None

@@ -30,7 +30,7 @@ from minitape.ops.elementwise import sigmoid, tanh
 from minitape.ops.indexing import concat, stack
 from minitape.ops.linalg import matmul
 from minitape.ops.recurrent import check_sequence, check_shape, sequence_vjps
-from minitape.ops.reductions import reduce_sum
+from minitape.ops.reductions import add_n, reduce_sum
 
 
 def gru_sequence(projected: Any, recurrent_kernel: Any, recurrent_bias: Any, h: Any) -> Tensor:
@@ -72,8 +72,7 @@ def _through_time(g: Tensor, projected: Tensor, kernel: Tensor, bias: Tensor, h:
     the candidate ``g_h · (1 - z)`` to its own, and the reset gate what the candidate's reads of
     ``inner`` give it; ``inner``'s gradient goes back through the recurrent kernel to ``h_{t-1}``.
     """
-    n = kernel.shape[0]
-    g_x, g_kernel, g_bias, g_h = [], None, None, None
+    n, g_x, g_inners, kernel_parts, g_h = kernel.shape[0], [], [], [], None
     for t in reversed(range(projected.shape[1])):
         h_previous, x = (h if t == 0 else outputs[:, t - 1, :]), projected[:, t, :]
         inner = matmul(h_previous, kernel) + bias
@@ -87,10 +86,9 @@ def _through_time(g: Tensor, projected: Tensor, kernel: Tensor, bias: Tensor, h:
         g_inner = concat([g_z, g_r, g_candidate * r], axis=-1)
         g_x.append(concat([g_z, g_r, g_candidate], axis=-1))
         g_h = g_h * z + matmul(g_inner, kernel, transpose_b=True)
-        step_kernel, step_bias = matmul(h_previous, g_inner, transpose_a=True), reduce_sum(g_inner, axis=0)
-        g_kernel = step_kernel if g_kernel is None else g_kernel + step_kernel
-        g_bias = step_bias if g_bias is None else g_bias + step_bias
-    return stack(g_x[::-1], axis=1), g_kernel, g_bias, g_h
+        kernel_parts.append(matmul(h_previous, g_inner, transpose_a=True))
+        g_inners.append(g_inner)
+    return stack(g_x[::-1], axis=1), add_n(kernel_parts), reduce_sum(add_n(g_inners), axis=0), g_h
 
 
 # Fast path (NumPy): what does not depend on the gradient flowing back (every step's gates, candidate

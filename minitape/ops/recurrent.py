@@ -30,6 +30,7 @@ from minitape.ops.arguments import needs_floating, operands
 from minitape.ops.elementwise import sigmoid, tanh
 from minitape.ops.indexing import concat, stack
 from minitape.ops.linalg import matmul
+from minitape.ops.reductions import add_n
 from minitape.ops.splitting import split
 
 
@@ -92,6 +93,10 @@ def _backward(g: Any, z: Any, c_previous: Any, sigmoid: Callable, tanh: Callable
     return g_z, g_carry * f
 
 
+# The arithmetic _backward runs in: sigmoid, tanh, cutting the last axis into equal parts, joining parts.
+_IN_NUMPY = (lambda v: 1 / (1 + np.exp(-v)), np.tanh, _numpy_cut, lambda parts: np.concatenate(parts, axis=-1))
+_IN_OPS = (sigmoid, tanh, lambda v, count: split(v, count, axis=-1), lambda parts: concat(parts, axis=-1))
+
 # The last NumPy backward step, ``(g, z, c_previous, both gradients)``: the VJPs of z and c_previous run
 # one after the other on the same tensors, and each needs the whole step worked out.
 _last: list[tuple | None] = [None]
@@ -106,13 +111,10 @@ def _vjp(k: int) -> Callable:
         if not state.tapes and all(type(t._value) is np.ndarray for t in (g, z, c_previous)):
             last = _last[0]                 # read once: another thread may replace it meanwhile
             if last is None or not (last[0] is g and last[1] is z and last[2] is c_previous):
-                last = (g, z, c_previous, quietly(_backward, g._value, z._value, c_previous._value,
-                                                  lambda v: 1 / (1 + np.exp(-v)), np.tanh, _numpy_cut,
-                                                  lambda parts: np.concatenate(parts, axis=-1)))
+                last = (g, z, c_previous, quietly(_backward, g._value, z._value, c_previous._value, *_IN_NUMPY))
             _last[0] = None if k == 1 else last     # both given (c_previous's comes second): let the arrays go
             return wrap(last[3][k])
-        return _backward(g, z, c_previous, sigmoid, tanh, lambda v, count: split(v, count, axis=-1),
-                         lambda parts: concat(parts, axis=-1))[k]
+        return _backward(g, z, c_previous, *_IN_OPS)[k]
     return vjp
 
 
@@ -168,25 +170,22 @@ def _sequence_forward(xp, projected, kernel, h, c):
     return xp.stack(steps, axis=1)
 
 
-def _through_time(g, projected, kernel, h, c, hc, arithmetic: dict) -> tuple[Any, Any, Any, Any]:
-    """The gradients of ``projected``, the kernel, ``h`` and ``c`` given ``g`` (of every ``[h_t, c_t]``).
+def _through_time(g: Tensor, projected: Tensor, kernel: Tensor, h: Tensor, c: Tensor,
+                  hc: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """The gradients of ``projected``, the kernel, ``h`` and ``c`` given ``g`` (of every ``[h_t, c_t]``), in ops.
 
     The steps backwards: each one's ``lstm_cell`` VJP on ``g_t`` plus what the step after it sent
-    back, ``z_t`` worked out again from ``h_{t-1}``; ``arithmetic`` names matmul, stack and the cell's
-    functions in NumPy or in minitape's ops.
+    back, ``z_t`` worked out again from ``h_{t-1}``; the kernel's gradient summed over the steps.
     """
-    matmul, units = arithmetic["matmul"], kernel.shape[0]
-    g_z, g_kernel, g_h, g_c = [], None, None, None
+    units, g_z, kernel_parts, g_h, g_c = kernel.shape[0], [], [], None, None
     for t in reversed(range(projected.shape[1])):
         h_previous, c_previous = (h, c) if t == 0 else (hc[:, t - 1, :units], hc[:, t - 1, units:])
-        g_t = g[:, t, :] if g_h is None else g[:, t, :] + arithmetic["join"]([g_h, g_c])
-        g_z_t, g_c = _backward(g_t, projected[:, t, :] + matmul(h_previous, kernel), c_previous,
-                               arithmetic["sigmoid"], arithmetic["tanh"], arithmetic["cut"], arithmetic["join"])
+        g_t = g[:, t, :] if g_h is None else g[:, t, :] + concat([g_h, g_c], axis=-1)
+        g_z_t, g_c = _backward(g_t, projected[:, t, :] + matmul(h_previous, kernel), c_previous, *_IN_OPS)
         g_h = matmul(g_z_t, kernel, transpose_b=True)
-        step_kernel = matmul(h_previous, g_z_t, transpose_a=True)
-        g_kernel = step_kernel if g_kernel is None else g_kernel + step_kernel
+        kernel_parts.append(matmul(h_previous, g_z_t, transpose_a=True))
         g_z.append(g_z_t)
-    return arithmetic["stack"](g_z[::-1], axis=1), g_kernel, g_h, g_c
+    return stack(g_z[::-1], axis=1), add_n(kernel_parts), g_h, g_c
 
 
 # Fast path (NumPy): what does not depend on the gradient flowing back (every step's gates, tanh(c_t),
@@ -246,9 +245,5 @@ def sequence_vjps(count: int, numpy_pass: Callable, ops_pass: Callable, last: li
     return tuple(vjp_of(k) for k in range(count))
 
 
-_OPS = {"matmul": lambda a, b, **transposed: matmul(a, b, **transposed), "stack": lambda parts, axis: stack(parts, axis),
-        "sigmoid": sigmoid, "tanh": tanh, "cut": lambda v, count: split(v, count, axis=-1),
-        "join": lambda parts: concat(parts, axis=-1)}
 _LSTM_SEQUENCE = Op("lstm_sequence", _sequence_forward,
-                    sequence_vjps(4, _numpy_through_time, lambda g, *inputs: _through_time(g, *inputs, _OPS),
-                                  _last_sequence), keep=(ANS, 0, 1, 2, 3))
+                    sequence_vjps(4, _numpy_through_time, _through_time, _last_sequence), keep=(ANS, 0, 1, 2, 3))

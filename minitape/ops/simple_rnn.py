@@ -26,6 +26,7 @@ from minitape.ops.arguments import operands
 from minitape.ops.elementwise import tanh
 from minitape.ops.indexing import stack
 from minitape.ops.linalg import matmul
+from minitape.ops.reductions import add_n
 from minitape.ops.recurrent import check_sequence, sequence_vjps
 
 
@@ -56,15 +57,14 @@ def _through_time(g: Tensor, projected: Tensor, kernel: Tensor, h: Tensor,
                   outputs: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     """The gradients of ``projected``, the kernel and ``h`` given ``g``, with minitape's ops: the steps
     backwards, each one's ``tanh`` slope ``1 - h_t²`` read off the output."""
-    g_x, g_kernel, g_h = [], None, None
+    g_x, kernel_parts, g_h = [], [], None
     for t in reversed(range(projected.shape[1])):
         h_previous, h_t = (h if t == 0 else outputs[:, t - 1, :]), outputs[:, t, :]
         g_h = g[:, t, :] if g_h is None else g[:, t, :] + g_h
         g_x.append(g_h * (1 - h_t * h_t))
-        step_kernel = matmul(h_previous, g_x[-1], transpose_a=True)
-        g_kernel = step_kernel if g_kernel is None else g_kernel + step_kernel
+        kernel_parts.append(matmul(h_previous, g_x[-1], transpose_a=True))
         g_h = matmul(g_x[-1], kernel, transpose_b=True)
-    return stack(g_x[::-1], axis=1), g_kernel, g_h
+    return stack(g_x[::-1], axis=1), add_n(kernel_parts), g_h
 
 
 # Fast path (NumPy): every step's slope at once, the loop only the recurrence, the kernel's gradient
