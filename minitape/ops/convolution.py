@@ -43,6 +43,7 @@ from minitape.core import arrays
 from minitape.core.errors import InvalidArgumentError, UnimplementedError
 from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
+from minitape.ops import im2col
 from minitape.ops.arguments import pair
 from minitape.ops.shapes import reshape
 from minitape.ops.windows import Window, check_image, spatial
@@ -80,6 +81,8 @@ def _blocks(xp, rows):
 
 def _conv2d_forward(xp, x, filters, window):
     """``Y = sum over taps of X[offset : offset + M] @ W[i, j]``, one row per pixel of the grid, then cropped."""
+    if im2col.applies(xp, x, filters):                  # fast path (NumPy): see im2col
+        return im2col.conv2d(x, filters, window)
     phases, rows, batch = _phases(xp, x, window), window.block(x.shape[0]), x.shape[0]
     out = arrays.full_beside(x, (math.prod(window.grid(batch)), filters.shape[3]), 0)
     taps = list(window.flat_taps())
@@ -94,6 +97,8 @@ def _conv2d_forward(xp, x, filters, window):
 
 def _input_grad_forward(xp, g, filters, window, shape):
     """Each tap's ``G @ W[i, j]ᵀ`` added into the block of its phase it read; the phases interleaved, cropped."""
+    if im2col.applies(xp, g, filters) and im2col.transposed(window, shape):     # fast path (NumPy), stride 1
+        return im2col.input_grad(g, filters, im2col.transposed(window, shape))
     grid, rows = window.grid(shape[0]), window.block(shape[0])
     upstream = _on_grid(xp, g, window)[:rows, :]
     phases = {phase: arrays.full_beside(g, (math.prod(grid), shape[3]), 0) for phase in window.phases()}
@@ -113,6 +118,8 @@ def _input_grad_forward(xp, g, filters, window, shape):
 
 def _filter_grad_forward(xp, x, g, window, shape):
     """``dW[i, j] = X[offset : offset + M]ᵀ @ G``: the input values each tap read, against the gradients they fed."""
+    if im2col.applies(xp, x, g):                        # fast path (NumPy): see im2col
+        return im2col.filter_grad(x, g, window, shape)
     phases, rows = _phases(xp, x, window), window.block(x.shape[0])
     upstream = _on_grid(xp, g, window)[:rows, :]
     grad = arrays.full_beside(x, shape, 0)
