@@ -231,12 +231,10 @@ def _batch_norm_forward(xp, x, scale, offset, axes, epsilon, mean, variance):
     return x * inv + (offset - mean * inv)
 
 
-def _first_order_sums(g, x, mean, variance, epsilon):
-    """In NumPy: the rows of ``g`` and of ``x - mean``, ``r``, and per channel ``sum(g)`` and ``sum(g · (x - mean))``."""
-    g, x = g._value, x._value
-    rows_g, centred = _rows(g), _rows(x) - _tiled(mean, x)
-    r = 1.0 / np.sqrt(variance + epsilon)
-    return rows_g, centred, r, _channel_sums(x, rows_g), _channel_sums(x, rows_g, centred)
+def _centred_sums(g, x, mean):
+    """In NumPy: the rows of ``x - mean`` and, per channel, ``sum(g · (x - mean))`` (rows as ``_rows`` makes them)."""
+    centred = _rows(x._value) - _tiled(mean, x._value)
+    return centred, _channel_sums(x._value, _rows(g._value), centred)
 
 
 def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
@@ -244,11 +242,14 @@ def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
         # Just an optimization, as for layer norm: a few passes in NumPy instead of a dozen ops.  With
         # c = x - mean, dx = γr·(g - mean(g)) - c·γr³·mean(g·c).
         with np.errstate(all="ignore"):
-            rows_g, centred, r, sum_g, sum_gc = _first_order_sums(g, x, mean, variance, epsilon)
-            count, factor = rows_g.size // x.shape[-1], scale._value * r
-            dx = rows_g * _tiled(factor, x._value)
-            dx -= centred * _tiled(factor * r * r * sum_gc / count, x._value)
-            dx -= _tiled(factor * sum_g / count, x._value)
+            centred, sum_gc = _centred_sums(g, x, mean)
+            rows_g, count, r = _rows(g._value), centred.size // x.shape[-1], 1.0 / np.sqrt(variance + epsilon)
+            factor = scale._value * r
+            sum_g = _channel_sums(x._value, rows_g)
+            dx = rows_g - _tiled(sum_g / count, x._value)
+            dx *= _tiled(factor, x._value)
+            centred *= _tiled(factor * r * r * sum_gc / count, x._value)
+            dx -= centred
             return wrap(dx.reshape(x.shape))
     normal, r = _normalized(x, axes, epsilon)
     scaled = g * scale
@@ -259,8 +260,7 @@ def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
 def _batch_norm_vjp_scale(g, ans, x, scale, offset, axes, epsilon, mean, variance):
     if _first_order(g, x, scale):
         with np.errstate(all="ignore"):
-            rows_g, centred, r, sum_g, sum_gc = _first_order_sums(g, x, mean, variance, epsilon)
-            return wrap(sum_gc * r)
+            return wrap(_centred_sums(g, x, mean)[1] * (1.0 / np.sqrt(variance + epsilon)))
     return reduce_sum(g * _normalized(x, axes, epsilon)[0], axes)
 
 
