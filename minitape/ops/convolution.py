@@ -13,9 +13,9 @@ row or of an image are cropped away (13% more arithmetic for a 32x32 image and a
 no copy).  A stride ``(sh, sw)`` splits the padded image into its ``sh * sw`` phases (rows ``a,
 a + sh, ...``, columns ``b, b + sw, ...``; together one copy of the image): each tap reads one
 phase with stride 1, so the same sum works phase by phase (see ``Window.flat_taps``).  This is
-im2col's one large product without im2col's copy of every window: on NumPy, where the blocks are
-views, it measured faster than one product over the gathered windows, and than a sum of products
-over copied strided slices.
+im2col's one large product without im2col's copy of every window.  On NumPy (OpenBLAS's AVX-512
+kernels, AMD Zen 5) copying the windows a block at a time and multiplying once measured faster
+still: that is the fast path the three ops take there (``im2col``).
 
 It is linear in ``x`` and in ``W``, so each derivative is a transposed convolution, as in
 TensorFlow's ``Conv2DBackpropInput`` and ``Conv2DBackpropFilter``:
@@ -67,10 +67,11 @@ def _on_grid(xp, g, window):
     return xp.reshape(grid, (batch * height * width, g.shape[3]))
 
 
-# Fast path (NumPy): the rows are taken a block at a time, every tap's product for one block before the
-# next, so that the block's input and output stay in the CPU's cache across the taps. Paired on batch 32,
-# 32x32x16 -> 16, 3x3, 1 thread: 0.60-0.77x the time of all rows at once (benchmarks/cnn.py's problem).
-# A GPU (CuPy) wants few large products instead: there the block is all the rows.
+# Fast path (NumPy, for what im2col leaves here: strided input gradients, int32, float16): the rows are
+# taken a block at a time, every tap's product for one block before the next, so that the block's input
+# and output stay in the CPU's cache across the taps. Paired on batch 32, 32x32x16 -> 16, 3x3, 1 thread:
+# 0.60-0.77x the time of all rows at once.  A GPU (CuPy) wants few large products instead: there the block
+# is all the rows.
 _BLOCK_ROWS = 4096
 
 
