@@ -59,15 +59,17 @@ def tf_form(pair):
 
 
 @st.composite
-def geometries(draw, dilate=True, explicit=True, max_side=3):
-    """A window (kernel, strides, dilations, padding) and an image it fits."""
+def geometries(draw, dilate=True, explicit=True, max_side=3, wide_pads=False):
+    """A window (kernel, strides, dilations, padding) and an image it fits (``wide_pads``: explicit pads up to
+    the window's reach, past what a window that stays inside the image needs)."""
     kernel = (draw(st.integers(1, max_side)), draw(st.integers(1, max_side)))
     strides = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
     dilations = (draw(st.integers(1, 2)), draw(st.integers(1, 2))) if dilate else (1, 1)
     padding = draw(st.sampled_from(["SAME", "VALID"] + (["explicit"] if explicit else [])))
     pads = [(0, 0), (0, 0)]
     if padding == "explicit":
-        pads = [(draw(st.integers(0, k - 1)), draw(st.integers(0, k - 1))) for k in kernel]
+        most = [(k - 1) * d + 1 if wide_pads else k - 1 for k, d in zip(kernel, dilations)]
+        pads = [(draw(st.integers(0, m)), draw(st.integers(0, m))) for m in most]
         padding = [[0, 0], list(pads[0]), list(pads[1]), [0, 0]]
     reach = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
     image = tuple(draw(st.integers(max(1, r - sum(p)), r + 4)) for r, p in zip(reach, pads))
@@ -227,25 +229,71 @@ def test_each_op_keeps_what_its_derivative_reads():
     assert tape.memory_info()["current"] == h.numpy().nbytes          # x and w are the user's
 
 
+def conv2d_and_gradients(x, w, strides, padding, dilations, seed=2):
+    """``conv2d``'s output and its gradients with respect to ``x`` and ``w``, for a random upstream gradient."""
+    x, w = tf.constant(x), tf.constant(w)
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.conv2d(x, w, strides, padding, dilations=dilations)
+    upstream = values(y.shape, seed).astype(y.numpy().dtype)
+    return [t.numpy() for t in (y, *tape.gradient(y, [x, w], output_gradients=upstream))]
+
+
 @pytest.mark.parametrize("strides, dilations, padding", [(1, 1, "SAME"), (2, 1, "SAME"), (1, 2, "VALID"),
                                                          (3, 1, [[0, 0], [2, 1], [0, 3], [0, 0]])])
 def test_conv2d_takes_rows_a_block_at_a_time(monkeypatch, strides, dilations, padding):
-    """On NumPy the products run over blocks of rows (a fast path): any block size gives the same numbers."""
-    from minitape.ops import convolution
-    x, w = tf.constant(values((2, 9, 11, 3), 0)), tf.constant(values((3, 2, 3, 4), 1))
-
-    def run():
-        with tf.GradientTape() as tape:
-            tape.watch([x, w])
-            y = tf.nn.conv2d(x, w, strides, padding, dilations=dilations)
-        return [y, *tape.gradient(y, [x, w], output_gradients=values(y.shape, 2))]
-
-    whole = run()
-    np.testing.assert_allclose(whole[0].numpy(), reference_conv(x.numpy(), w.numpy(), (strides,) * 2,
-                                                                (dilations,) * 2, padding), rtol=1e-12, atol=1e-12)
+    """On NumPy the products run over blocks (fast paths): any block size gives the same numbers, on either path."""
+    from minitape.ops import convolution, im2col
+    x, w = values((3, 9, 11, 3), 0), values((3, 2, 3, 4), 1)
+    whole = conv2d_and_gradients(x, w, strides, padding, dilations)
+    np.testing.assert_allclose(whole[0], reference_conv(x, w, (strides,) * 2, (dilations,) * 2, padding),
+                               rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(im2col, "BLOCK", 1)                         # one image a block
+    monkeypatch.setattr(im2col, "SUB_BLOCK", 1)                     # one row a product
+    for a, b in zip(conv2d_and_gradients(x, w, strides, padding, dilations), whole):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(im2col, "applies", lambda xp, *arrays: False)   # the per-tap products
     monkeypatch.setattr(convolution, "_BLOCK_ROWS", 7)              # many blocks, the last one short
-    for a, b in zip(run(), whole):
-        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+    for a, b in zip(conv2d_and_gradients(x, w, strides, padding, dilations), whole):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(g=geometries(wide_pads=True), channels=st.integers(1, 3), filters=st.integers(1, 3),
+       dtype=st.sampled_from([np.float32, np.float64]), seed=st.integers(0, 99))
+def test_the_numpy_fast_path_gives_the_per_tap_products_numbers(g, channels, filters, dtype, seed):
+    """im2col (NumPy, float32 and float64) against the per-tap products, on every window: strides, dilations,
+    explicit pads past the window's reach (whose input gradient, as a strided one, im2col leaves to the products)."""
+    from minitape.ops import im2col
+    x, w = values((2, *g["image"], channels), seed).astype(dtype), values((*g["kernel"], channels, filters), seed + 1)
+    args = (x, w.astype(dtype), g["strides_form"], g["padding"], g["dilations_form"])
+    fast = conv2d_and_gradients(*args)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(im2col, "applies", lambda xp, *arrays: False)
+        products = conv2d_and_gradients(*args)
+    tolerance = 1e-12 if dtype == np.float64 else 1e-5
+    for a, b in zip(fast, products):
+        assert a.dtype == b.dtype == dtype
+        np.testing.assert_allclose(a, b, rtol=tolerance, atol=tolerance)
+
+
+def test_the_numpy_fast_path_declines_what_it_does_not_take():
+    """im2col takes NumPy float32 and float64, not empty; its input gradient takes stride 1 with pads up to reach - 1."""
+    from minitape.ops import im2col
+    from minitape.ops.windows import Window
+    assert im2col.applies(np, np.ones((1, 2, 2, 1), np.float32), np.ones((1, 1, 1, 1)))
+    assert not im2col.applies(np, np.ones((1, 2, 2, 1), np.int32), np.ones((1, 1, 1, 1), np.int32))
+    assert not im2col.applies(np, np.ones((1, 2, 2, 1), np.float16), np.ones((1, 1, 1, 1), np.float16))
+    assert not im2col.applies(np, np.ones((0, 2, 2, 1)), np.ones((1, 1, 1, 1)))
+    same = Window.sliding("conv2d", (5, 5), (3, 3), (1, 1), "SAME")
+    assert im2col.transposed(same, (1, 5, 5, 1)).pads == ((1, 1), (1, 1))
+    assert im2col.transposed(Window.sliding("conv2d", (5, 5), (3, 3), (2, 2), "SAME"), (1, 5, 5, 1)) is None
+    wide = Window.sliding("conv2d", (5, 5), (3, 3), (1, 1), [[0, 0], [0, 3], [1, 1], [0, 0]])
+    assert im2col.transposed(wide, (1, 5, 5, 1)) is None         # 3 > reach - 1 = 2 on one side only
+    x = values((2, 5, 6, 4), 3).transpose(0, 2, 1, 3)[:, :, :, ::2]       # strides of every kind, no copy
+    w = values((3, 2, 2, 3), 4)
+    np.testing.assert_allclose(im2col.conv2d(x, w, Window.sliding("conv2d", (6, 5), (3, 2), (1, 2), "SAME")),
+                               reference_conv(x, w, (1, 2), (1, 1), "SAME"), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("strides, padding", [(1, "SAME"), (2, "SAME"), (2, "VALID")])
@@ -268,4 +316,28 @@ def test_conv2d_and_its_derivatives_on_a_backend_with_only_the_array_api(strides
         on_strict = derivatives()
     for a, b in zip(on_strict, on_numpy):
         assert tf.backends.backend_of(a._value) is strict
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("watched", [(0, 1), (0,), (1,), (0, 1, 2, 3), (1, 2), (0, 3)])
+def test_the_input_gradient_hands_the_filters_theirs_and_each_convolution_keeps_its_own(watched):
+    """At first order on NumPy, x's VJP works out the filters' gradient too and hands it over: two convolutions
+    fed one upstream gradient (a sum), any of their inputs watched, get the per-tap products' gradients."""
+    from minitape.ops import im2col
+    x1, w1, x2, w2 = (tf.constant(values(shape, seed)) for seed, shape in
+                      enumerate([(2, 6, 5, 3), (3, 3, 3, 2), (2, 6, 5, 3), (1, 3, 3, 2)]))
+
+    def gradients():
+        sources = [(x1, w1, x2, w2)[k] for k in watched]
+        with tf.GradientTape() as tape:
+            tape.watch(sources)
+            y = tf.nn.conv2d(x1, w1, 1, "SAME") + tf.nn.conv2d(x2, w2, 1, "SAME")
+            loss = tf.reduce_sum(y * tf.constant(values(y.shape, 9)))
+        return tape.gradient(loss, sources)
+
+    fast = gradients()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(im2col, "applies", lambda xp, *arrays: False)
+        products = gradients()
+    for a, b in zip(fast, products):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)

@@ -69,3 +69,25 @@ def test_a_vector_is_refused_and_a_layer_on_one_falls_back_to_the_ops():
         tf.ops.fused_batch_norm(tf.ones((3,)), tf.ones((3,)), tf.zeros((3,)), 1e-3)
     layer = tf.keras.layers.BatchNormalization()           # each feature its own batch: normalized to 0
     np.testing.assert_allclose(layer(tf.constant([1.0, 2.0, 4.0]), training=True).numpy(), [0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("watched", [(0, 2, 3, 4), (0, 3), (2, 3, 4), (1, 2), (0, 1, 2, 3, 4)])
+def test_x_gradient_hands_scale_and_offset_theirs_and_each_batch_norm_keeps_its_own(watched):
+    """At first order x's VJP works out scale's and offset's gradients and hands them over: two batch norms
+    fed one upstream gradient (a sum), each with any of its inputs watched, get the composed ops' gradients."""
+    x1, x2, s1, s2, b = (tf.constant(v) for v in (X, X[::-1] * 3.0, GAMMA, GAMMA[::-1], BETA))
+
+    def gradients(normalize):
+        sources = [(x1, x2, s1, s2, b)[k] for k in watched]
+        with tf.GradientTape() as tape:
+            tape.watch(sources)
+            loss = tf.reduce_sum((normalize(x1, s1, 1e-3) + normalize(x2, s2, 1e-2)) * WEIGHTS)
+        return tape.gradient(loss, sources)
+
+    def composed(x, scale, epsilon):
+        mean, variance = tf.nn.moments(x, axes=[0, 1, 2])
+        return tf.nn.batch_normalization(x, mean, variance, b, scale, epsilon)
+
+    fused = gradients(lambda x, scale, epsilon: tf.ops.fused_batch_norm(x, scale, b, epsilon)[0])
+    for mine, theirs in zip(fused, gradients(composed)):
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-10, atol=1e-10)

@@ -67,6 +67,15 @@ def asarray_beside(array: Any, host: np.ndarray) -> Any:
     return host if xp is np else xp.asarray(host, device=backends.device_of(array))
 
 
+def empty_beside(array: Any, shape: tuple[int, ...]) -> Any:
+    """An array of ``shape``, its values not set, with the dtype and device of ``array`` (made there).
+
+    >>> tf.core.arrays.empty_beside(np.ones(2, np.float32), (3,)).shape
+    (3,)
+    """
+    return backends.namespace(array).empty(shape, dtype=array.dtype, device=backends.device_of(array))
+
+
 def full_beside(array: Any, shape: tuple[int, ...], value: float | int | bool) -> Any:
     """An array of ``shape`` filled with ``value``, with the dtype and device of ``array`` (made there, not copied).
 

@@ -22,7 +22,7 @@ Each family is a module, and each module builds only on those before it:
 * ``dense``: a dense layer's ``x · kernel + bias`` as one primitive;
 * ``inverses``: solve, inv, det;
 * ``norms``: norm, clip_by_norm, clip_by_global_norm;
-* ``windows``, ``convolution``, ``pooling``: images (NHWC);
+* ``windows``, ``convolution``, ``pooling``: images (NHWC); ``im2col``, convolution's fast path on NumPy;
 * ``transposed_convolution``: ``conv2d_transpose``, a convolution's input gradient as an op of its own;
 * ``normalization``: moments and batch normalization;
 * ``recurrent``: the LSTM cell's arithmetic as one primitive (TF's ``LSTMBlockCell``);

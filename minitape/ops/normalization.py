@@ -231,24 +231,42 @@ def _batch_norm_forward(xp, x, scale, offset, axes, epsilon, mean, variance):
     return x * inv + (offset - mean * inv)
 
 
-def _first_order_sums(g, x, mean, variance, epsilon):
-    """In NumPy: the rows of ``g`` and of ``x - mean``, ``r``, and per channel ``sum(g)`` and ``sum(g · (x - mean))``."""
-    g, x = g._value, x._value
-    rows_g, centred = _rows(g), _rows(x) - _tiled(mean, x)
-    r = 1.0 / np.sqrt(variance + epsilon)
-    return rows_g, centred, r, _channel_sums(x, rows_g), _channel_sums(x, rows_g, centred)
+def _centred_sums(g, x, mean):
+    """In NumPy: the rows of ``x - mean`` and, per channel, ``sum(g · (x - mean))`` (rows as ``_rows`` makes them)."""
+    centred = _rows(x._value) - _tiled(mean, x._value)
+    return centred, _channel_sums(x._value, _rows(g._value), centred)
+
+
+# x's first-order VJP, which the tape asks before the others, works out scale's and offset's gradients on
+# the way and leaves them here for their VJPs: ``(g's id, mean, [scale's, offset's])``, as lstm_cell's VJPs
+# share their step.  ``mean`` (made by one forward call, held by its entry) tells batch norms apart.
+_handed: list[tuple | None] = [None]
+
+
+def _handed_over(k: int, g: Tensor, mean: np.ndarray) -> Tensor | None:
+    """The gradient x's VJP left for input ``k`` (1: scale, 2: offset) of this entry, taken out; None if none."""
+    held = _handed[0]                  # read once: another thread may replace it meanwhile
+    if held is None or held[0] != g._id or held[1] is not mean or held[2][k - 1] is None:
+        return None
+    grad, held[2][k - 1] = held[2][k - 1], None
+    _handed[0] = held if any(v is not None for v in held[2]) else None      # both taken: let them go
+    return grad
 
 
 def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
     if _first_order(g, x, scale):
         # Just an optimization, as for layer norm: a few passes in NumPy instead of a dozen ops.  With
-        # c = x - mean, dx = γr·(g - mean(g)) - c·γr³·mean(g·c).
+        # c = x - mean, dx = γr·(g - mean(g)) - c·γr³·mean(g·c); and dscale = r·sum(g·c), doffset = sum(g).
         with np.errstate(all="ignore"):
-            rows_g, centred, r, sum_g, sum_gc = _first_order_sums(g, x, mean, variance, epsilon)
-            count, factor = rows_g.size // x.shape[-1], scale._value * r
-            dx = rows_g * _tiled(factor, x._value)
-            dx -= centred * _tiled(factor * r * r * sum_gc / count, x._value)
-            dx -= _tiled(factor * sum_g / count, x._value)
+            centred, sum_gc = _centred_sums(g, x, mean)
+            rows_g, count, r = _rows(g._value), centred.size // x.shape[-1], 1.0 / np.sqrt(variance + epsilon)
+            factor = scale._value * r
+            sum_g = _channel_sums(x._value, rows_g)
+            _handed[0] = (g._id, mean, [wrap(sum_gc * r), wrap(sum_g)])
+            dx = rows_g - _tiled(sum_g / count, x._value)
+            dx *= _tiled(factor, x._value)
+            centred *= _tiled(factor * r * r * sum_gc / count, x._value)
+            dx -= centred
             return wrap(dx.reshape(x.shape))
     normal, r = _normalized(x, axes, epsilon)
     scaled = g * scale
@@ -258,15 +276,18 @@ def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
 
 def _batch_norm_vjp_scale(g, ans, x, scale, offset, axes, epsilon, mean, variance):
     if _first_order(g, x, scale):
+        handed = _handed_over(1, g, mean)
+        if handed is not None:
+            return handed
         with np.errstate(all="ignore"):
-            rows_g, centred, r, sum_g, sum_gc = _first_order_sums(g, x, mean, variance, epsilon)
-            return wrap(sum_gc * r)
+            return wrap(_centred_sums(g, x, mean)[1] * (1.0 / np.sqrt(variance + epsilon)))
     return reduce_sum(g * _normalized(x, axes, epsilon)[0], axes)
 
 
 def _batch_norm_vjp_offset(g, ans, x, scale, offset, axes, epsilon, mean, variance):
     if _first_order(g, x, scale):
-        return wrap(_channel_sums(g._value, _rows(g._value)))
+        handed = _handed_over(2, g, mean)
+        return handed if handed is not None else wrap(_channel_sums(g._value, _rows(g._value)))
     return reduce_sum(g, axes)
 
 

@@ -189,8 +189,13 @@ class Window:
         shape = self.padded_shape(x.shape[0], x.shape[3], grid)
         if shape == tuple(x.shape):
             return x
-        padded = arrays.full_beside(x, shape, value)
+        padded = arrays.empty_beside(x, shape)
         padded[self.inside()] = x
+        rows, columns = self.inside()[1:3]
+        everything = slice(None)
+        for band in ((slice(0, rows.start), everything), (slice(rows.stop, None), everything),
+                     (rows, slice(0, columns.start)), (rows, slice(columns.stop, None))):
+            padded[(everything, *band, everything)] = value    # the four bands around the image, not all then x
         return padded
 
     # The windows as blocks of rows: convolution's view (see ``convolution``).
