@@ -28,8 +28,10 @@ from minitape.core.primitive import Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import needs_floating, operands, plain
+from minitape.ops.blas_sums import trailing_sums
 from minitape.ops.einsum import einsum
 from minitape.ops.elementwise import where, zeros_like
+from minitape.ops.handover import Handover
 from minitape.ops.nn import _softmax_forward, _softmax_vjp, softmax
 
 LARGE_NEGATIVE = -1e9        # a masked logit, as Keras' masked softmax writes it: exp of it is 0
@@ -102,22 +104,29 @@ def _logits_grad(g: Tensor, q: Tensor, k: Tensor, v: Tensor, weights: Tensor, ma
         w = weights._value
         upstream = np.matmul(_heads_first(g._value), _heads_first(v._value).mT)
         with np.errstate(all="ignore"):
-            grad = w * (upstream - (upstream * w).sum(axis=-1, keepdims=True))
+            grad = w * (upstream - trailing_sums(np, upstream * w, 1))
             return (grad if mask is None else np.where(mask, grad, 0)) * scale
     weights = _weights(q, k, mask, scale)
     grad = _softmax_vjp(einsum("btnh,bsnh->bnts", g, v), weights, -1)
     return (grad if mask is None else where(mask, grad, zeros_like(grad))) * scale
 
 
+# The gradient reaching the logits, which the query's VJP works out in NumPy and hands to the key's, called next.
+_LOGITS_GRADIENT = Handover()
+
+
 def _vjp_query(g, ans, q, k, v, residual, mask, scale):
     grad = _logits_grad(g, q, k, v, residual, mask, scale)
     if isinstance(grad, np.ndarray):
+        _LOGITS_GRADIENT.give(grad, g, residual)
         return wrap(_heads_first(np.matmul(grad, _heads_first(k._value))))
     return einsum("bnts,bsnh->btnh", grad, k)
 
 
 def _vjp_key(g, ans, q, k, v, residual, mask, scale):
-    grad = _logits_grad(g, q, k, v, residual, mask, scale)
+    grad = _LOGITS_GRADIENT.take(g, residual)
+    if grad is None:
+        grad = _logits_grad(g, q, k, v, residual, mask, scale)
     if isinstance(grad, np.ndarray):
         return wrap(_heads_first(np.matmul(grad.mT, _heads_first(q._value))))
     return einsum("bnts,btnh->bsnh", grad, q)

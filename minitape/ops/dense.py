@@ -23,6 +23,7 @@ from minitape.core.primitive import Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import MATRIX, operands
+from minitape.ops.blas_sums import leading_sums
 from minitape.ops.linalg import product
 from minitape.ops.reductions import reduce_sum
 from minitape.ops.shapes import reshape
@@ -91,7 +92,7 @@ def _vjp_kernel(g, ans, x, kernel, bias, axes):
 def _vjp_bias(g, ans, x, kernel, bias, axes):
     outer = kernel._value.shape[axes:]
     if _plain(g):
-        return wrap(g._value.reshape(-1, math.prod(outer)).sum(axis=0).reshape(tuple(outer)))
+        return wrap(leading_sums(np, g._value, len(outer)))
     return reshape(reduce_sum(reshape(g, (-1, math.prod(outer))), 0), outer)
 
 
