@@ -28,7 +28,6 @@ from minitape.core.primitive import Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import needs_floating, operands, plain
-from minitape.ops.blas_sums import trailing_sums
 from minitape.ops.einsum import einsum
 from minitape.ops.elementwise import where, zeros_like
 from minitape.ops.handover import Handover
@@ -76,12 +75,47 @@ def _heads_first(x, xp=np):
 
 
 def _attention_forward(xp, q, k, v, mask, scale):
-    logits = xp.matmul(_heads_first(q, xp), _heads_first(k, xp).mT)
+    if type(q) is np.ndarray and q.size and k.size:         # NumPy's fast path: see ``_keys_first``
+        weights = _keys_first_weights(q, k, mask, scale)
+    else:
+        logits = xp.matmul(_heads_first(q, xp), _heads_first(k, xp).mT)
+        logits *= scale
+        if mask is not None:
+            logits = xp.where(mask, logits, LARGE_NEGATIVE)
+        weights = _softmax_forward(xp, logits, (-1,))
+    return _heads_first(xp.matmul(weights, _heads_first(v, xp)), xp), weights
+
+
+# Just an optimization, for NumPy arrays: the (T, S) tables of the logits, the weights and their gradient are
+# laid out keys first, (S, batch, heads, T), and handed on as (batch, heads, T, S) views.  NumPy reduces a
+# short last axis row by row (the maximum of each of benchmarks/sequence.py's 512 rows of 32 logits costs it
+# 28 µs) but a first axis in one vectorized pass per key (2 µs), and BLAS reads and writes either layout at
+# the same speed: attention's forward rule takes 40 µs there against 70, and the step 0.96× the time (CPU-time
+# medians of 300 steps, 6 rounds of paired fresh processes).
+def _keys_first(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a bᵀ`` for each batch and head of ``(batch, steps, heads, depth)`` arrays, S steps in ``a`` and T in
+    ``b``: an ``(S, batch, heads, T)`` array."""
+    out = np.empty((a.shape[1], a.shape[0], a.shape[2], b.shape[1]), np.result_type(a, b))
+    np.matmul(_heads_first(a), _heads_first(b).mT, out=out.transpose(1, 2, 0, 3))
+    return out
+
+
+def _keys_first_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None, scale: float) -> np.ndarray:
+    """The attention weights, ``(batch, heads, T, S)``, as a view of an array laid out keys first."""
+    logits = _keys_first(k, q)
     logits *= scale
     if mask is not None:
-        logits = xp.where(mask, logits, LARGE_NEGATIVE)
-    weights = _softmax_forward(xp, logits, (-1,))
-    return _heads_first(xp.matmul(weights, _heads_first(v, xp)), xp), weights
+        np.copyto(logits, LARGE_NEGATIVE, where=_keys_first_mask(~mask))
+    logits -= np.maximum.reduce(logits, axis=0)          # the softmax over the keys: axis 0
+    np.exp(logits, out=logits)
+    logits /= np.add.reduce(logits, axis=0)
+    return logits.transpose(1, 2, 3, 0)
+
+
+def _keys_first_mask(mask: np.ndarray) -> np.ndarray:
+    """A mask that broadcasts against ``(batch, heads, T, S)``, as a view that broadcasts against ``(S, batch,
+    heads, T)``."""
+    return mask.reshape((1,) * (4 - mask.ndim) + mask.shape).transpose(3, 0, 1, 2)
 
 
 def _plain(*tensors: Tensor) -> bool:
@@ -101,11 +135,14 @@ def _weights(q: Tensor, k: Tensor, mask: np.ndarray | None, scale: float) -> Ten
 def _logits_grad(g: Tensor, q: Tensor, k: Tensor, v: Tensor, weights: Tensor, mask, scale) -> Tensor | np.ndarray:
     """The gradient reaching ``q kᵀ``: softmax's VJP, nothing through a masked logit, times the scale."""
     if _plain(g, q, k, v, weights):
-        w = weights._value
-        upstream = np.matmul(_heads_first(g._value), _heads_first(v._value).mT)
+        w = weights._value.transpose(3, 0, 1, 2)          # keys first, as ``_keys_first``
+        upstream = _keys_first(v._value, g._value)
         with np.errstate(all="ignore"):
-            grad = w * (upstream - trailing_sums(np, upstream * w, 1))
-            return (grad if mask is None else np.where(mask, grad, 0)) * scale
+            grad = w * (upstream - np.add.reduce(upstream * w, axis=0))
+            if mask is not None:
+                np.copyto(grad, 0, where=_keys_first_mask(~mask))
+            grad *= scale
+        return grad.transpose(1, 2, 3, 0)
     weights = _weights(q, k, mask, scale)
     grad = _softmax_vjp(einsum("btnh,bsnh->bnts", g, v), weights, -1)
     return (grad if mask is None else where(mask, grad, zeros_like(grad))) * scale
