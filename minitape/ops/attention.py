@@ -71,7 +71,9 @@ def dot_product_attention(query: Any, key: Any, value: Any, mask: Any = None, sc
 
 
 def _heads_first(x, xp=np):
-    return xp.permute_dims(x, (0, 2, 1, 3))     # (batch, steps, heads, depth) <-> (batch, heads, steps, depth)
+    # (batch, steps, heads, depth) <-> (batch, heads, steps, depth); a NumPy array's own transpose skips
+    # np.permute_dims's dispatch (0.1 µs against 0.5, 12 times an attention's forward and backward pass).
+    return x.transpose(0, 2, 1, 3) if type(x) is np.ndarray else xp.permute_dims(x, (0, 2, 1, 3))
 
 
 def _attention_forward(xp, q, k, v, mask, scale):
