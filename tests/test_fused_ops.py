@@ -142,3 +142,30 @@ def test_lstm_cell_equals_the_ops_it_fuses_and_records_once():
     for a, b in zip(g1, g2):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     assert n2 - n1 == 8          # ten ops (a split, five activations, four arithmetic) become lstm_cell and a split
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
+@pytest.mark.parametrize("shape", [(3, 4, 5), (7,), (0, 3), (2, 0)])
+def test_blas_sums_are_the_sums_numpy_takes(dtype, shape):
+    """Sums as products with ones (float32/64 NumPy arrays): NumPy's sums, to a sum's rounding; others exactly."""
+    from minitape.ops.blas_sums import leading_sums, trailing_means, trailing_sums
+    x = (np.random.default_rng(0).standard_normal(shape) * 10).astype(dtype)
+    exact = dtype not in (np.float32, np.float64) or 0 in shape
+    check = np.testing.assert_array_equal if exact else lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-5,
+                                                                                                  atol=1e-4)
+    for count in range(1, x.ndim + 1):
+        axes = tuple(range(x.ndim - count, x.ndim))
+        check(trailing_sums(np, x, count), np.sum(x, axis=axes, keepdims=True))
+        check(leading_sums(np, x, count), np.sum(x, axis=tuple(range(x.ndim - count))))
+        with np.errstate(all="ignore"):
+            check(trailing_means(np, x, count), np.mean(x, axis=axes, keepdims=True))
+        assert trailing_sums(np, x, count).dtype == np.sum(x, axis=axes, keepdims=True).dtype
+
+
+def test_a_handover_goes_to_the_same_entry_once():
+    from minitape.ops.handover import Handover
+    shared, g, residual = Handover(), tf.ones(2), tf.zeros(2)
+    shared.give("handed", g, residual)
+    assert shared.take(tf.ones(2), residual) is None and shared.take(g, residual) == "handed"
+    assert shared.take(g, residual) is None

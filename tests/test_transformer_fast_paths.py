@@ -45,6 +45,27 @@ def test_adam_all_at_once_leaves_values_read_before_the_step_alone():
     assert not np.array_equal(w.numpy(), values[0])
 
 
+def test_adam_all_at_once_sees_what_was_assigned_between_steps():
+    """A step starts from the last step's flat arrays only while no variable or slot was assigned since."""
+    answers = []
+    for fused in (True, False):
+        w, b, optimizer = tf.Variable([1.0, 2.0]), tf.Variable(0.5), tf.keras.optimizers.Adam(0.1)
+        for step, grads in enumerate([[[1.0, -1.0], 2.0], [[1.0, 1.0], 1.0], [[0.5, 2.0], -1.0]]):
+            if step == 1:
+                w.assign([5.0, 6.0])
+                optimizer.slots(w)["velocity"].assign([0.25, 0.25])
+            if fused:
+                optimizer.apply_gradients(zip([tf.constant(g) for g in grads], [w, b]))
+            else:                # Keras' rule, one variable at a time, op by op
+                optimizer.build([w, b])
+                for g, v in zip(grads, [w, b]):
+                    optimizer.update_step(tf.constant(g), v, tf.cast(optimizer.learning_rate, v.dtype))
+                optimizer.iterations.assign_add(1)
+        answers.append([v.numpy() for v in [w, b, *optimizer.variables]])
+    for a, b in zip(*answers):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_adam_subclass_with_its_own_update_step_is_called():
     calls = []
 

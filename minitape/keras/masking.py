@@ -17,6 +17,7 @@ import weakref
 from typing import Any
 
 from minitape import ops
+from minitape.core import nest
 from minitape.core.tensor import Tensor
 
 _masks: dict[int, Tensor] = {}
@@ -47,6 +48,21 @@ def get_keras_mask(x: Any) -> Tensor | None:
     True
     """
     return _masks.get(id(x)) if isinstance(x, Tensor) else None
+
+
+def mask_of(inputs: Any) -> Any:
+    """The mask of a tensor; for a structure of them, the list of their masks (None when none has one).
+
+    >>> import minitape as tf
+    >>> x = tf.ones((1, 2, 3))
+    >>> set_keras_mask(x, tf.constant([[True, False]]))
+    >>> mask_of(x).shape, mask_of([x, tf.ones(2)])[1], mask_of([tf.ones(2)])
+    (TensorShape([1, 2]), None, None)
+    """
+    if not nest.is_nested(inputs):
+        return get_keras_mask(inputs)
+    masks = [get_keras_mask(x) for x in nest.flatten(inputs)]
+    return masks if any(m is not None for m in masks) else None
 
 
 def mask_weights(mask: Tensor, values: Tensor, sample_weight: Any = None) -> Tensor:

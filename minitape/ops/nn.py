@@ -20,6 +20,7 @@ from minitape.core import arrays, random
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Op, apply
 from minitape.core.tensor import Tensor, wrap
+from minitape.ops.blas_sums import trailing_sums
 from minitape.ops.arguments import LABELS, as_axis, as_operand, as_shape, check_indices, needs_floating, plain
 from minitape.ops.elementwise import cast, negative
 from minitape.ops.elementwise import exp
@@ -32,7 +33,8 @@ def _softmax_forward(xp, x, axis):
     if 0 in [x.shape[a] for a in axis]:
         return x                # nothing to normalise, and no maximum to shift by: empty, as TF's
     e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
-    return e / xp.sum(e, axis=axis, keepdims=True)
+    last = tuple(axis) in ((-1,), (x.ndim - 1,))        # the common case: summed by BLAS, see ``blas_sums``
+    return e / (trailing_sums(xp, e, 1) if last else xp.sum(e, axis=axis, keepdims=True))
 
 
 def _log_softmax_forward(xp, x, axis):
@@ -81,7 +83,7 @@ def _sparse_xent_forward(xp, logits, labels):
     # -log softmax(logits)[label] = log(sum(exp(shifted))) - shifted[label], shifted by the row's max.
     shifted = logits - xp.max(logits, axis=-1, keepdims=True)
     exp = xp.exp(shifted)
-    total = xp.sum(exp, axis=-1, keepdims=True)
+    total = trailing_sums(xp, exp, 1)
     loss = xp.log(total[..., 0]) - xp.take_along_axis(shifted, labels[..., None], axis=-1)[..., 0]
     return loss, exp / total - xp.astype(hot(xp, labels, logits.shape[-1]), logits.dtype)
 

@@ -22,7 +22,9 @@ from minitape.core.primitive import Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import as_axes, as_operand, operands
+from minitape.ops.blas_sums import leading_sums, trailing_means
 from minitape.ops.elementwise import cast, sqrt, square
+from minitape.ops.handover import Handover
 from minitape.ops.reductions import reduce_mean, reduce_sum
 from minitape.ops.shapes import squeeze
 
@@ -106,11 +108,15 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, axes: int, epsilon: float
 
 
 def _layer_norm_forward(xp, x, gamma, beta, axes, epsilon):
-    # The same arithmetic, in the same order, as batch_normalization(x, *moments(x, axes, keepdims=True), ...).
-    mean = xp.mean(x, axis=axes, keepdims=True)
-    r = 1.0 / xp.sqrt(xp.mean(xp.square(x - mean), axis=axes, keepdims=True) + epsilon)
+    # The arithmetic of batch_normalization(x, *moments(x, axes, keepdims=True), ...), the means summed by BLAS.
+    mean = _mean(xp, x, axes)
+    r = 1.0 / xp.sqrt(_mean(xp, xp.square(x - mean), axes) + epsilon)
     inv = r * gamma
     return x * inv + (beta - mean * inv), r
+
+
+def _mean(xp, x, axes):
+    return trailing_means(xp, x, len(axes))         # over the last axes, kept; see ``blas_sums``
 
 
 def _normalized(x: Tensor, axes: tuple[int, ...], epsilon: float) -> tuple[Tensor, Tensor]:
@@ -123,7 +129,7 @@ def _normalized(x: Tensor, axes: tuple[int, ...], epsilon: float) -> tuple[Tenso
 def _summed(value: Tensor, axes: tuple[int, ...]) -> Tensor:
     """``value`` summed over the axes before the normalized ones: to the shape of ``gamma`` and ``beta``."""
     if axes[0] and not state.tapes and type(value._value) is np.ndarray:     # first order: NumPy's sum, no op
-        return wrap(np.sum(value._value, axis=tuple(range(axes[0]))))
+        return wrap(leading_sums(np, value._value, len(axes)))
     return reduce_sum(value, tuple(range(axes[0]))) if axes[0] else value
 
 
@@ -132,17 +138,21 @@ def _first_order(g: Tensor, x: Tensor, residual: Tensor) -> bool:
     # is never differentiated again, so it may be worked out in NumPy from the kept r, without ops.  It
     # saves about 14 ops per layer norm: on benchmarks/sequence.py's model, the forward and backward pass
     # took 153 ms against 167 ms with the ops (medians of 30, alternating in one process, a busy machine).
+    # x's VJP, which works x̂ out, hands gamma's gradient on to gamma's VJP (see ``handover``).
     return not state.tapes and all(type(t._value) is np.ndarray for t in (g, x, residual))
+
+
+_GAMMA_GRADIENT = Handover()
 
 
 def _layer_norm_vjp_x(g, ans, x, gamma, beta, residual, axes, epsilon):
     if _first_order(g, x, residual):
-        g, x, gamma, r = g._value, x._value, gamma._value, residual._value
+        upstream, r = g._value, residual._value
         with np.errstate(all="ignore"):
-            normal = (x - x.mean(axis=axes, keepdims=True)) * r
-            scaled = g * gamma
-            return wrap(r * (scaled - scaled.mean(axis=axes, keepdims=True)
-                             - normal * (scaled * normal).mean(axis=axes, keepdims=True)))
+            normal = (x._value - _mean(np, x._value, axes)) * r
+            _GAMMA_GRADIENT.give(leading_sums(np, upstream * normal, len(axes)), g, residual)
+            scaled = upstream * gamma._value
+            return wrap(r * (scaled - _mean(np, scaled, axes) - normal * _mean(np, scaled * normal, axes)))
     normal, r = _normalized(x, axes, epsilon)
     scaled = g * gamma
     return r * (scaled - reduce_mean(scaled, axes, keepdims=True)
@@ -151,9 +161,12 @@ def _layer_norm_vjp_x(g, ans, x, gamma, beta, residual, axes, epsilon):
 
 def _layer_norm_vjp_gamma(g, ans, x, gamma, beta, residual, axes, epsilon):
     if _first_order(g, x, residual):
-        g, x, r = g._value, x._value, residual._value
-        with np.errstate(all="ignore"):
-            return wrap(np.sum(g * ((x - x.mean(axis=axes, keepdims=True)) * r), axis=tuple(range(axes[0]))))
+        handed = _GAMMA_GRADIENT.take(g, residual)      # x's VJP, called first, worked it out
+        if handed is None:
+            with np.errstate(all="ignore"):
+                normal = (x._value - _mean(np, x._value, axes)) * residual._value
+                handed = leading_sums(np, g._value * normal, len(axes))
+        return wrap(handed)
     return _summed(g * _normalized(x, axes, epsilon)[0], axes)
 
 
