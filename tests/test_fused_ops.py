@@ -161,11 +161,3 @@ def test_blas_sums_are_the_sums_numpy_takes(dtype, shape):
         with np.errstate(all="ignore"):
             check(trailing_means(np, x, count), np.mean(x, axis=axes, keepdims=True))
         assert trailing_sums(np, x, count).dtype == np.sum(x, axis=axes, keepdims=True).dtype
-
-
-def test_a_handover_goes_to_the_same_entry_once():
-    from minitape.ops.handover import Handover
-    shared, g, residual = Handover(), tf.ones(2), tf.zeros(2)
-    shared.give("handed", g, residual)
-    assert shared.take(tf.ones(2), residual) is None and shared.take(g, residual) == "handed"
-    assert shared.take(g, residual) is None

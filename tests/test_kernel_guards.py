@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.core.primitive import Discarded, Op, apply
+from minitape.core.primitive import Discarded, Joint, Op, apply
 from minitape.ops.elementwise import _tanh_grad
 
 
@@ -77,3 +77,59 @@ def test_a_vjp_returning_something_else_than_a_tensor_is_named():
 def test_a_vjp_may_return_none_for_no_gradient():
     no_gradient = Op("no_gradient", lambda xp, x: x + 0, (lambda g, ans, x: None,))
     assert gradient_of(no_gradient, [1.0]) == [None]
+
+
+# A joint VJP: one function for every input's gradient, told which are wanted.
+def _joint_product(calls):
+    def vjps(wanted, g, ans, x, y):
+        calls.append(wanted)
+        return g * y, g * x
+    return Op("product", lambda xp, x, y: x * y, Joint(vjps), keep=(0, 1))
+
+
+def test_a_joint_vjp_runs_once_and_is_told_which_gradients_are_wanted():
+    calls = []
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 5.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        z = apply(_joint_product(calls), (x, y))
+    dx, dy = tape.gradient(z, [x, y])
+    assert calls == [(True, False)] and dy is None       # y is not watched: its gradient is dropped, not computed
+    np.testing.assert_array_equal(dx.numpy(), [3.0, 5.0])
+    tape.watch(y)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = apply(_joint_product(calls), (x, y))
+    dx, dy = tape.gradient(z, [x, y])
+    assert calls[-1] == (True, True)
+    np.testing.assert_array_equal(dy.numpy(), [1.0, 2.0])
+
+
+def test_a_joint_vjp_gives_second_derivatives_through_ops():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = apply(_joint_product([]), (x, x))           # x · x
+        dz = inner.gradient(z, x)
+    assert (float(dz), float(outer.gradient(dz, x))) == (6.0, 2.0)
+
+
+def test_a_joint_vjp_returning_too_few_gradients_is_named():
+    short = Op("short", lambda xp, x, y: x * y, Joint(lambda wanted, g, ans, x, y: (g * y,)), keep=(0, 1))
+    with pytest.raises(tf.errors.GradientShapeError, match=r"short: its joint VJP returned 1 gradients for 2 inputs"):
+        gradient_of(short, [1.0], [2.0])
+
+
+def test_a_joint_vjp_reading_what_its_op_did_not_keep_is_named():
+    product = Op("product", lambda xp, x, y: x * y, Joint(lambda wanted, g, ans, x, y: (g * y, g * x)), keep=(1,))
+    with pytest.raises(tf.errors.NotKeptError, match=r"product: its VJP used input 0, which product does not keep"):
+        gradient_of(product, np.ones(3), np.ones(3))
+
+
+def test_a_joint_vjp_returning_a_gradient_of_another_shape_is_named():
+    wrong = Op("wrong", lambda xp, x, y: x * y, Joint(lambda wanted, g, ans, x, y: (g * y, tf.reduce_sum(g * x))),
+               keep=(0, 1))
+    with pytest.raises(tf.errors.GradientShapeError, match=r"wrong: the VJP of input 1 returned a gradient of shape"):
+        gradient_of(wrong, [1.0, 2.0], [2.0, 3.0])

@@ -51,7 +51,7 @@ def test_first_and_second_derivatives_of_each_input(name, k):
 
 
 @pytest.mark.parametrize("name", OPS)
-def test_the_numpy_loop_equals_the_ops_and_lets_go(name):
+def test_the_numpy_loop_equals_the_ops(name):
     args = [tf.constant(a) for a in INPUTS[name]]
     answers = []
     for outer in (None, tf.GradientTape()):            # under an outer tape the VJPs run as ops
@@ -60,7 +60,6 @@ def test_the_numpy_loop_equals_the_ops_and_lets_go(name):
             total = tf.reduce_sum(OPS[name][0](*args) ** 2)
         if outer is None:
             answers.append(tape.gradient(total, args))
-            assert OPS[name][1]._last[0] is None
         else:
             with outer:
                 answers.append(tape.gradient(total, args))

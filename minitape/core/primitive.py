@@ -67,11 +67,37 @@ class ForEachInput:
             yield functools.partial(self.vjp, k)
 
 
+class Joint:
+    """The VJPs of an op whose inputs' gradients share their work: one function that gives them all.
+
+    ``vjp(wanted, g, ans, *inputs)`` returns one gradient per input; ``wanted[k]`` says whether
+    input ``k``'s gradient is needed, so the function can skip the work of those that are not (what
+    it returns for them is dropped).  A fused primitive's gradients often share a pass: batch norm's
+    three need the same sums, convolution's two the same copy of the upstream gradient's windows.
+
+    >>> from minitape.core.primitive import Joint, Op, apply
+    >>> times = Op("times", lambda xp, x, y: x * y,
+    ...            Joint(lambda wanted, g, ans, x, y: (g * y, g * x)), keep=(0, 1))
+    >>> x, y = tf.constant(2.0), tf.constant(5.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     z = apply(times, (x, y))
+    >>> tape.gradient(z, [x, y])[0].numpy()
+    np.float32(5.0)
+    """
+
+    __slots__ = ("vjp",)
+
+    def __init__(self, vjp: Callable) -> None:
+        self.vjp = vjp
+
+
 class Op:
     """A primitive: its forward rule, its VJPs (one per input) and what those VJPs keep.
 
     ``vjps`` is a tuple with one VJP (or None) per input; ops that take any
-    number of inputs (``concat``, ``stack``, ``einsum``) give ``ForEachInput``.
+    number of inputs (``concat``, ``stack``, ``einsum``) give ``ForEachInput``,
+    and ops whose inputs' gradients share their work give one ``Joint`` VJP.
 
     >>> from minitape.core.primitive import Op, apply
     >>> double = Op("double", lambda xp, x: 2 * x, (lambda g, ans, x: 2 * g,))
@@ -81,7 +107,7 @@ class Op:
 
     __slots__ = ("name", "forward", "vjps", "keep", "residual", "keeps_output", "kept_inputs", "checked")
 
-    def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | ForEachInput = (),
+    def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | ForEachInput | Joint = (),
                  keep: tuple = (), residual: bool = False) -> None:
         self.name = name
         self.forward = forward
@@ -216,6 +242,8 @@ class OpEntry(Entry):
         (np.float32(3.0), None)
         """
         (g,) = output_grads
+        if type(self.op.vjps) is Joint:
+            return self._backward_jointly(g, needed)
         grads = []
         for k, (i, vjp) in enumerate(zip(self.inputs, self.op.vjps)):
             if vjp is None or i not in needed:
@@ -230,7 +258,23 @@ class OpEntry(Entry):
             grads.append(grad)
         return grads
 
-    def _naming(self, error: NotKeptError, k: int) -> NotKeptError:
+    def _backward_jointly(self, g: Tensor, needed: Container[int]) -> list[Tensor | None]:
+        """``backward`` for a ``Joint`` VJP: one call for every input's gradient, those not needed dropped."""
+        wanted = tuple(i in needed for i in self.inputs)
+        try:
+            grads = list(self.op.vjps.vjp(wanted, g, self.ans, *self.saved, **self.params))
+        except NotKeptError as error:
+            raise self._naming(error, None) from None
+        if len(grads) != len(wanted):
+            raise GradientShapeError(f"{self.op.name}: its joint VJP returned {len(grads)} gradients for "
+                                     f"{len(wanted)} inputs; return one per input (None for one not wanted).")
+        grads = [grad if wanted[k] else None for k, grad in enumerate(grads)]
+        for k, grad in enumerate(grads):
+            if grad is not None and self.op.checked and not _fits(grad, self.saved[k]):
+                raise self._misfit(grad, k)
+        return grads
+
+    def _naming(self, error: NotKeptError, k: int | None) -> NotKeptError:
         """``error``, raised by a ``Discarded`` record, saying which op, which VJP and which value."""
         record = getattr(error, "record", None)
         roles = [(f"input {j}", str(j)) for j, saved in enumerate(self.saved) if saved is record]
@@ -238,13 +282,12 @@ class OpEntry(Entry):
             roles.append(("the output", "ANS"))
         if not roles:                                      # named already, by an entry the VJP itself ran
             return error
-        name = self.op.name
-        return NotKeptError(f"{name}: the VJP of input {k} used {' or '.join(r for r, _ in roles)}, which {name} "
+        name, vjp = self.op.name, "its VJP" if k is None else f"the VJP of input {k}"
+        return NotKeptError(f"{name}: {vjp} used {' or '.join(r for r, _ in roles)}, which {name} "
                             f"does not keep: the tape holds only a record of shape {record[0]} and dtype "
                             f"{record[1]}. Add {' or '.join(f for _, f in roles)} to {name}'s keep=.")
 
     def _misfit(self, grad: Tensor, k: int) -> GradientShapeError:
-        """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
         """The error for input ``k``'s VJP returning ``grad``, whose shape or dtype is not the input's."""
         if type(grad) is not Tensor:
             return GradientShapeError(f"{self.op.name}: the VJP of input {k} returned a value of type {type(grad).__name__}, not a "

@@ -24,13 +24,12 @@ import numpy as np
 
 from minitape.core import arrays
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import Op, apply
+from minitape.core.primitive import Joint, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import needs_floating, operands, plain
 from minitape.ops.einsum import einsum
 from minitape.ops.elementwise import where, zeros_like
-from minitape.ops.handover import Handover
 from minitape.ops.nn import _softmax_forward, _softmax_vjp, softmax
 
 LARGE_NEGATIVE = -1e9        # a masked logit, as Keras' masked softmax writes it: exp of it is 0
@@ -150,32 +149,25 @@ def _logits_grad(g: Tensor, q: Tensor, k: Tensor, v: Tensor, weights: Tensor, ma
     return (grad if mask is None else where(mask, grad, zeros_like(grad))) * scale
 
 
-# The gradient reaching the logits, which the query's VJP works out in NumPy and hands to the key's, called next.
-_LOGITS_GRADIENT = Handover()
-
-
-def _vjp_query(g, ans, q, k, v, residual, mask, scale):
-    grad = _logits_grad(g, q, k, v, residual, mask, scale)
-    if isinstance(grad, np.ndarray):
-        _LOGITS_GRADIENT.give(grad, g, residual)
-        return wrap(_heads_first(np.matmul(grad, _heads_first(k._value))))
-    return einsum("bnts,bsnh->btnh", grad, k)
-
-
-def _vjp_key(g, ans, q, k, v, residual, mask, scale):
-    grad = _LOGITS_GRADIENT.take(g, residual)
-    if grad is None:
+def _attention_vjps(wanted, g, ans, q, k, v, residual, mask, scale):
+    """The gradients of the queries, keys and values; the first two share the gradient reaching the logits."""
+    dq = dk = None
+    if wanted[0] or wanted[1]:
         grad = _logits_grad(g, q, k, v, residual, mask, scale)
-    if isinstance(grad, np.ndarray):
-        return wrap(_heads_first(np.matmul(grad.mT, _heads_first(q._value))))
-    return einsum("bnts,btnh->bsnh", grad, q)
+        if isinstance(grad, np.ndarray):
+            dq = wrap(_heads_first(np.matmul(grad, _heads_first(k._value)))) if wanted[0] else None
+            dk = wrap(_heads_first(np.matmul(grad.mT, _heads_first(q._value)))) if wanted[1] else None
+        else:
+            dq = einsum("bnts,bsnh->btnh", grad, k) if wanted[0] else None
+            dk = einsum("bnts,btnh->bsnh", grad, q) if wanted[1] else None
+    return dq, dk, _value_grad(g, q, k, residual, mask, scale) if wanted[2] else None
 
 
-def _vjp_value(g, ans, q, k, v, residual, mask, scale):
-    if _plain(g, residual):
-        return wrap(_heads_first(np.matmul(residual._value.mT, _heads_first(g._value))))
+def _value_grad(g, q, k, weights, mask, scale):
+    if _plain(g, weights):
+        return wrap(_heads_first(np.matmul(weights._value.mT, _heads_first(g._value))))
     return einsum("bnts,btnh->bsnh", _weights(q, k, mask, scale), g)
 
 
-_ATTENTION = Op("dot_product_attention", _attention_forward, (_vjp_query, _vjp_key, _vjp_value), keep=(0, 1, 2),
+_ATTENTION = Op("dot_product_attention", _attention_forward, Joint(_attention_vjps), keep=(0, 1, 2),
                 residual=True)

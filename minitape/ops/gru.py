@@ -118,7 +118,5 @@ def _numpy_through_time(g, projected, kernel, bias, h, outputs):
     return g_x, np.tensordot(h_previous, g_inner, axes=([0, 1], [0, 1])), g_inner.sum(axis=(0, 1)), g_h
 
 
-# The last NumPy backward pass, as lstm_sequence's (see ``sequence_vjps``).
-_last: list[tuple | None] = [None]
-_GRU_SEQUENCE = Op("gru_sequence", _forward, sequence_vjps(4, _numpy_through_time, _through_time, _last),
+_GRU_SEQUENCE = Op("gru_sequence", _forward, sequence_vjps(_numpy_through_time, _through_time),
                    keep=(ANS, 0, 1, 2, 3))

@@ -18,13 +18,12 @@ import numpy as np
 
 from minitape.core import arrays, dtypes
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import Op, apply
+from minitape.core.primitive import Joint, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import as_axes, as_operand, operands
 from minitape.ops.blas_sums import leading_sums, trailing_means
 from minitape.ops.elementwise import cast, sqrt, square
-from minitape.ops.handover import Handover
 from minitape.ops.reductions import reduce_mean, reduce_sum
 from minitape.ops.shapes import squeeze
 
@@ -138,42 +137,33 @@ def _first_order(g: Tensor, x: Tensor, residual: Tensor) -> bool:
     # is never differentiated again, so it may be worked out in NumPy from the kept r, without ops.  It
     # saves about 14 ops per layer norm: on benchmarks/sequence.py's model, the forward and backward pass
     # took 153 ms against 167 ms with the ops (medians of 30, alternating in one process, a busy machine).
-    # x's VJP, which works x̂ out, hands gamma's gradient on to gamma's VJP (see ``handover``).
     return not state.tapes and all(type(t._value) is np.ndarray for t in (g, x, residual))
 
 
-_GAMMA_GRADIENT = Handover()
-
-
-def _layer_norm_vjp_x(g, ans, x, gamma, beta, residual, axes, epsilon):
+def _layer_norm_vjps(wanted, g, ans, x, gamma, beta, residual, axes, epsilon):
+    """The gradients of ``x``, ``gamma`` and ``beta``; ``x`` and ``gamma``'s share ``x̂``."""
     if _first_order(g, x, residual):
         upstream, r = g._value, residual._value
         with np.errstate(all="ignore"):
             normal = (x._value - _mean(np, x._value, axes)) * r
-            _GAMMA_GRADIENT.give(leading_sums(np, upstream * normal, len(axes)), g, residual)
             scaled = upstream * gamma._value
-            return wrap(r * (scaled - _mean(np, scaled, axes) - normal * _mean(np, scaled * normal, axes)))
-    normal, r = _normalized(x, axes, epsilon)
-    scaled = g * gamma
+            return (wrap(r * (scaled - _mean(np, scaled, axes) - normal * _mean(np, scaled * normal, axes))),
+                    wrap(leading_sums(np, upstream * normal, len(axes))), _summed(g, axes))
+    dx = dgamma = None
+    if wanted[0] or wanted[1]:
+        normal, r = _normalized(x, axes, epsilon)
+        dx = _normalized_input_grad(g * gamma, normal, r, axes) if wanted[0] else None
+        dgamma = _summed(g * normal, axes) if wanted[1] else None
+    return dx, dgamma, _summed(g, axes) if wanted[2] else None
+
+
+def _normalized_input_grad(scaled: Tensor, normal: Tensor, r: Tensor, axes: tuple[int, ...]) -> Tensor:
+    """The gradient reaching ``x`` through ``x̂ = (x - mean) · r`` (mean and r over ``axes``), ``scaled`` reaching x̂."""
     return r * (scaled - reduce_mean(scaled, axes, keepdims=True)
                 - normal * reduce_mean(scaled * normal, axes, keepdims=True))
 
 
-def _layer_norm_vjp_gamma(g, ans, x, gamma, beta, residual, axes, epsilon):
-    if _first_order(g, x, residual):
-        handed = _GAMMA_GRADIENT.take(g, residual)      # x's VJP, called first, worked it out
-        if handed is None:
-            with np.errstate(all="ignore"):
-                normal = (x._value - _mean(np, x._value, axes)) * residual._value
-                handed = leading_sums(np, g._value * normal, len(axes))
-        return wrap(handed)
-    return _summed(g * _normalized(x, axes, epsilon)[0], axes)
-
-
-_LAYER_NORM = Op("layer_normalization", _layer_norm_forward,
-                 (_layer_norm_vjp_x, _layer_norm_vjp_gamma,
-                  lambda g, ans, x, gamma, beta, residual, axes, epsilon: _summed(g, axes)),
-                 keep=(0, 1), residual=True)
+_LAYER_NORM = Op("layer_normalization", _layer_norm_forward, Joint(_layer_norm_vjps), keep=(0, 1), residual=True)
 
 
 def fused_batch_norm(x: Any, scale: Any, offset: Any, epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
@@ -244,65 +234,39 @@ def _batch_norm_forward(xp, x, scale, offset, axes, epsilon, mean, variance):
     return x * inv + (offset - mean * inv)
 
 
-def _centred_sums(g, x, mean):
-    """In NumPy: the rows of ``x - mean`` and, per channel, ``sum(g · (x - mean))`` (rows as ``_rows`` makes them)."""
-    centred = _rows(x._value) - _tiled(mean, x._value)
-    return centred, _channel_sums(x._value, _rows(g._value), centred)
-
-
-# x's first-order VJP, which the tape asks before the others, works out scale's and offset's gradients on
-# the way and leaves them here for their VJPs: ``(g's id, mean, [scale's, offset's])``, as lstm_cell's VJPs
-# share their step.  ``mean`` (made by one forward call, held by its entry) tells batch norms apart.
-_handed: list[tuple | None] = [None]
-
-
-def _handed_over(k: int, g: Tensor, mean: np.ndarray) -> Tensor | None:
-    """The gradient x's VJP left for input ``k`` (1: scale, 2: offset) of this entry, taken out; None if none."""
-    held = _handed[0]                  # read once: another thread may replace it meanwhile
-    if held is None or held[0] != g._id or held[1] is not mean or held[2][k - 1] is None:
-        return None
-    grad, held[2][k - 1] = held[2][k - 1], None
-    _handed[0] = held if any(v is not None for v in held[2]) else None      # both taken: let them go
-    return grad
-
-
-def _batch_norm_vjp_x(g, ans, x, scale, offset, axes, epsilon, mean, variance):
+def _batch_norm_vjps(wanted, g, ans, x, scale, offset, axes, epsilon, mean, variance):
+    """The gradients of ``x``, ``scale`` and ``offset``: at first order from sums they share, in NumPy."""
     if _first_order(g, x, scale):
-        # Just an optimization, as for layer norm: a few passes in NumPy instead of a dozen ops.  With
-        # c = x - mean, dx = γr·(g - mean(g)) - c·γr³·mean(g·c); and dscale = r·sum(g·c), doffset = sum(g).
         with np.errstate(all="ignore"):
-            centred, sum_gc = _centred_sums(g, x, mean)
-            rows_g, count, r = _rows(g._value), centred.size // x.shape[-1], 1.0 / np.sqrt(variance + epsilon)
-            factor = scale._value * r
-            sum_g = _channel_sums(x._value, rows_g)
-            _handed[0] = (g._id, mean, [wrap(sum_gc * r), wrap(sum_g)])
-            dx = rows_g - _tiled(sum_g / count, x._value)
-            dx *= _tiled(factor, x._value)
-            centred *= _tiled(factor * r * r * sum_gc / count, x._value)
-            dx -= centred
-            return wrap(dx.reshape(x.shape))
-    normal, r = _normalized(x, axes, epsilon)
-    scaled = g * scale
-    return r * (scaled - reduce_mean(scaled, axes, keepdims=True)
-                - normal * reduce_mean(scaled * normal, axes, keepdims=True))
+            return [None if grad is None else wrap(grad)
+                    for grad in _batch_norm_numpy_vjps(wanted, g._value, x._value, scale._value, mean, variance,
+                                                       epsilon)]
+    dx = dscale = None
+    if wanted[0] or wanted[1]:
+        normal, r = _normalized(x, axes, epsilon)
+        dx = _normalized_input_grad(g * scale, normal, r, axes) if wanted[0] else None
+        dscale = reduce_sum(g * normal, axes) if wanted[1] else None
+    return dx, dscale, reduce_sum(g, axes) if wanted[2] else None
 
 
-def _batch_norm_vjp_scale(g, ans, x, scale, offset, axes, epsilon, mean, variance):
-    if _first_order(g, x, scale):
-        handed = _handed_over(1, g, mean)
-        if handed is not None:
-            return handed
-        with np.errstate(all="ignore"):
-            return wrap(_centred_sums(g, x, mean)[1] * (1.0 / np.sqrt(variance + epsilon)))
-    return reduce_sum(g * _normalized(x, axes, epsilon)[0], axes)
+def _batch_norm_numpy_vjps(wanted, g, x, scale, mean, variance, epsilon):
+    # Just an optimization, as for layer norm: a few passes in NumPy instead of a dozen ops.  With
+    # c = x - mean: dx = γr·(g - mean(g)) - c·γr³·mean(g·c), dscale = r·sum(g·c), doffset = sum(g).
+    rows_g, r = _rows(g), 1.0 / np.sqrt(variance + epsilon)
+    sum_g = _channel_sums(x, rows_g) if wanted[0] or wanted[2] else None
+    if not (wanted[0] or wanted[1]):
+        return None, None, sum_g
+    centred = _rows(x) - _tiled(mean, x)
+    sum_gc = _channel_sums(x, rows_g, centred)
+    dx = None
+    if wanted[0]:
+        count, factor = centred.size // x.shape[-1], scale * r
+        dx = rows_g - _tiled(sum_g / count, x)
+        dx *= _tiled(factor, x)
+        centred *= _tiled(factor * r * r * sum_gc / count, x)        # in place: c is not needed again
+        dx -= centred
+        dx = dx.reshape(x.shape)
+    return dx, sum_gc * r if wanted[1] else None, sum_g if wanted[2] else None
 
 
-def _batch_norm_vjp_offset(g, ans, x, scale, offset, axes, epsilon, mean, variance):
-    if _first_order(g, x, scale):
-        handed = _handed_over(2, g, mean)
-        return handed if handed is not None else wrap(_channel_sums(g._value, _rows(g._value)))
-    return reduce_sum(g, axes)
-
-
-_BATCH_NORM = Op("fused_batch_norm", _batch_norm_forward,
-                 (_batch_norm_vjp_x, _batch_norm_vjp_scale, _batch_norm_vjp_offset), keep=(0, 1))
+_BATCH_NORM = Op("fused_batch_norm", _batch_norm_forward, Joint(_batch_norm_vjps), keep=(0, 1))

@@ -23,7 +23,7 @@ import numpy as np
 
 from minitape.core.arrays import quietly
 from minitape.core.errors import InvalidArgumentError
-from minitape.core.primitive import ANS, Op, apply
+from minitape.core.primitive import ANS, Joint, Op, apply
 from minitape.core.state import state
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import needs_floating, operands
@@ -97,28 +97,17 @@ def _backward(g: Any, z: Any, c_previous: Any, sigmoid: Callable, tanh: Callable
 _IN_NUMPY = (lambda v: 1 / (1 + np.exp(-v)), np.tanh, _numpy_cut, lambda parts: np.concatenate(parts, axis=-1))
 _IN_OPS = (sigmoid, tanh, lambda v, count: split(v, count, axis=-1), lambda parts: concat(parts, axis=-1))
 
-# The last NumPy backward step, ``(g, z, c_previous, both gradients)``: the VJPs of z and c_previous run
-# one after the other on the same tensors, and each needs the whole step worked out.
-_last: list[tuple | None] = [None]
+def _vjps(wanted: tuple[bool, bool], g: Tensor, ans: Any, z: Tensor, c_previous: Tensor) -> tuple[Any, Any]:
+    """The gradients of ``z`` and ``c_previous``, from one backward step."""
+    # Just an optimization: with no tape recording, NumPy works the gradients out in one step, where
+    # ops would record about 25: that saves about a quarter of the CPU time of benchmarks/rnn.py's LSTM
+    # pass (34.7 against 47.6 ms, medians of 5 alternating runs).
+    if not state.tapes and all(type(t._value) is np.ndarray for t in (g, z, c_previous)):
+        return tuple(wrap(v) for v in quietly(_backward, g._value, z._value, c_previous._value, *_IN_NUMPY))
+    return _backward(g, z, c_previous, *_IN_OPS)
 
 
-def _vjp(k: int) -> Callable:
-    """The VJP of input ``k`` (0: ``z``, 1: ``c_previous``)."""
-    def vjp(g: Tensor, ans: Any, z: Tensor, c_previous: Tensor) -> Tensor:
-        # Just an optimization: with no tape recording, NumPy works the gradient out in one step, where
-        # ops would record about 25, and once for both inputs (_last): that saves about a quarter of the
-        # CPU time of benchmarks/rnn.py's LSTM pass (34.7 against 47.6 ms, medians of 5 alternating runs).
-        if not state.tapes and all(type(t._value) is np.ndarray for t in (g, z, c_previous)):
-            last = _last[0]                 # read once: another thread may replace it meanwhile
-            if last is None or not (last[0] is g and last[1] is z and last[2] is c_previous):
-                last = (g, z, c_previous, quietly(_backward, g._value, z._value, c_previous._value, *_IN_NUMPY))
-            _last[0] = None if k == 1 else last     # both given (c_previous's comes second): let the arrays go
-            return wrap(last[3][k])
-        return _backward(g, z, c_previous, *_IN_OPS)[k]
-    return vjp
-
-
-_LSTM_CELL = Op("lstm_cell", _forward, (_vjp(0), _vjp(1)), keep=(0, 1))
+_LSTM_CELL = Op("lstm_cell", _forward, Joint(_vjps), keep=(0, 1))
 
 
 def lstm_sequence(projected: Any, recurrent_kernel: Any, h: Any, c: Any) -> Tensor:
@@ -216,34 +205,18 @@ def _numpy_through_time(g, projected, kernel, h, c, hc):
     return g_z, np.tensordot(h_previous, g_z, axes=([0, 1], [0, 1])), g_h, g_c
 
 
-# The last backward pass of lstm_sequence (see ``sequence_vjps``).
-_last_sequence: list[tuple | None] = [None]
-
-
-def sequence_vjps(count: int, numpy_pass: Callable, ops_pass: Callable, last: list) -> tuple[Callable, ...]:
-    """The VJPs of the ``count`` inputs of an op over a whole sequence, from one backward pass through time.
+def sequence_vjps(numpy_pass: Callable, ops_pass: Callable) -> Joint:
+    """The VJPs of an op over a whole sequence: one backward pass through time gives every input's gradient.
 
     ``numpy_pass(g, *inputs, ans)`` on NumPy arrays, and ``ops_pass`` on tensors, each give every
     input's gradient; the NumPy one runs when no tape records (just an optimization, as lstm_cell's).
-    A pass is worked out once for all the inputs a tape asks for (under a tape, recorded once):
-    ``last[0]`` holds ``(key, the gradients not yet handed out)``, the key the ids of ``g`` and of
-    the output (never reused, so no tensor is held to tell passes apart) and which arithmetic ran.
-    Each VJP takes its own gradient out; what stays behind is at most the gradients nobody asked for.
     """
-    def vjp_of(k: int) -> Callable:
-        def vjp(g: Tensor, ans: Tensor, *inputs: Tensor) -> Tensor:
-            in_numpy = not state.tapes and all(type(t._value) is np.ndarray for t in (g, ans, *inputs))
-            key, held = (g._id, ans._id, in_numpy), last[0]       # read once: another thread may replace it
-            if held is None or held[0] != key or held[1][k] is None:
-                grads = ([wrap(v) for v in quietly(numpy_pass, g._value, *(t._value for t in inputs), ans._value)]
-                         if in_numpy else list(ops_pass(g, *inputs, ans)))
-                held = (key, grads)
-            grad, held[1][k] = held[1][k], None
-            last[0] = held if any(v is not None for v in held[1]) else None
-            return grad
-        return vjp
-    return tuple(vjp_of(k) for k in range(count))
+    def vjp(wanted: tuple[bool, ...], g: Tensor, ans: Tensor, *inputs: Tensor) -> list[Tensor]:
+        if not state.tapes and all(type(t._value) is np.ndarray for t in (g, ans, *inputs)):
+            return [wrap(v) for v in quietly(numpy_pass, g._value, *(t._value for t in inputs), ans._value)]
+        return list(ops_pass(g, *inputs, ans))
+    return Joint(vjp)
 
 
 _LSTM_SEQUENCE = Op("lstm_sequence", _sequence_forward,
-                    sequence_vjps(4, _numpy_through_time, _through_time, _last_sequence), keep=(ANS, 0, 1, 2, 3))
+                    sequence_vjps(_numpy_through_time, _through_time), keep=(ANS, 0, 1, 2, 3))

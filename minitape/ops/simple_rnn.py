@@ -79,7 +79,5 @@ def _numpy_through_time(g, projected, kernel, h, outputs):
     return g_x, np.tensordot(h_previous, g_x, axes=([0, 1], [0, 1])), g_h
 
 
-# The last NumPy backward pass, as lstm_sequence's (see ``sequence_vjps``).
-_last: list[tuple | None] = [None]
-_SIMPLE_RNN_SEQUENCE = Op("simple_rnn_sequence", _forward, sequence_vjps(3, _numpy_through_time, _through_time, _last),
+_SIMPLE_RNN_SEQUENCE = Op("simple_rnn_sequence", _forward, sequence_vjps(_numpy_through_time, _through_time),
                           keep=(ANS, 0, 1, 2))

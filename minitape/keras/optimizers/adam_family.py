@@ -135,6 +135,8 @@ class Adam(Optimizer):
         ``laid_out`` last step are known to be of the one dtype."""
         if self.amsgrad or type(self).update_step is not Adam.update_step:
             return False
+        if not isinstance(variables[0]._value, np.ndarray | np.generic):     # NumPy's alone: its dtypes compare
+            return False
         dtype = variables[0]._value.dtype
         arrays = [t._value for t in grads] + ([] if laid_out else [t._value for row in holders for t in row])
         return (dtype in (np.float32, np.float64) and all(type(a) in (np.ndarray, dtype.type) and a.dtype == dtype
