@@ -24,7 +24,7 @@ from minitape.ops.arguments import (ANY, DIVISIBLE, FLOATS, NUMBERS, SIGNED, Dty
                                     nonzero_divisor, operands, pair, under_tfs_name)
 from minitape.ops.broadcasting import unbroadcasting
 from minitape.ops.creation import ones_like, zeros_like
-from minitape.ops.fast_path import run
+from minitape.ops.fast_path import SAME_SHAPES, run
 
 
 def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
@@ -76,6 +76,8 @@ def binary(name: str, forward: Callable, vjp_x: Callable | None, vjp_y: Callable
     """
     vjps = tuple(unbroadcasting(v, k) if v else None for k, v in enumerate((vjp_x, vjp_y)))
     op = Op(name, forward, vjps if vjp_x or vjp_y else (), keep)
+    if op.vjps and not op.checked:          # the table's VJPs give their input's shape when the shapes agree
+        SAME_SHAPES[op] = Op(name, forward, (vjp_x, vjp_y), keep)
     admitted = accepts.types
 
     def function(x: Any, y: Any, name: str | None = None) -> Tensor:
