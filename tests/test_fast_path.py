@@ -66,3 +66,30 @@ def test_an_op_people_write_gets_the_kernels_checks():
         y = total(x)
     with pytest.raises(tf.errors.GradientShapeError, match="total: the VJP of input 0 returned a gradient of shape"):
         tape.gradient(y, x)
+
+
+def test_a_backward_pass_of_ops_is_quiet_and_leaves_numpys_settings_as_they_were():
+    x = tf.constant([0.0, 2.0])
+    with np.errstate(all="raise"):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.math.log(x)                      # -inf at 0, without a word
+        grad = tape.gradient(y, x)                  # 1 / 0 on the way back: inf, without a word
+        assert np.geterr()["divide"] == "raise"
+    np.testing.assert_array_equal(grad.numpy(), [np.inf, 0.5])
+
+
+def test_the_users_own_code_in_a_backward_pass_keeps_numpys_warnings():
+    @tf.custom_gradient
+    def f(x):
+        def grad(upstream):
+            np.float32(1.0) / np.float32(0.0)       # the user's NumPy, not an op: it warns, as under TF
+            return upstream
+        return tf.identity(x), grad
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.sin(f(x))
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        assert tape.gradient(y, x).numpy() == np.float32(np.cos(1.0))

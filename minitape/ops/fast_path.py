@@ -47,11 +47,13 @@ def run(op: Op, inputs: tuple[Tensor, ...]) -> Tensor:
     if (op.residual or NUMPY_ERRSTATE is None or type(first) not in _NUMPY
             or (second is not None and type(second) not in _NUMPY)):
         return apply(op, inputs)
-    token = NUMPY_ERRSTATE.set(IGNORE)                      # arrays.quietly, spelled out
+    # arrays.quietly, spelled out; a backward pass of ops is quiet already (GradientTape._quiet_pass).
+    token = None if NUMPY_ERRSTATE.get() is IGNORE else NUMPY_ERRSTATE.set(IGNORE)
     try:
         value = op.forward(np, first) if second is None else op.forward(np, first, second)
     finally:
-        NUMPY_ERRSTATE.reset(token)
+        if token is not None:
+            NUMPY_ERRSTATE.reset(token)
     out = _new(Tensor)                                      # wrap(value), spelled out: 900 of 42,500 (2%)
     out._value, out._id = value, next_id()
     tapes = state.tapes
