@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape.core.primitive import Op, apply
+from minitape.core.primitive import Joint, Op, apply
 from minitape.ops.elementwise import _tanh_grad, unary
 from minitape.ops.fast_path import run
 
@@ -56,6 +56,16 @@ def test_a_row_of_the_table_reading_what_it_does_not_keep_is_named_by_the_kernel
         y = run(tanh, (x,))
     with pytest.raises(tf.errors.NotKeptError, match="tanh: the VJP of input 0 used the output, which tanh does not"):
         tape.gradient(y, x)
+
+
+def test_a_joint_vjp_through_the_fast_path_is_the_kernels():
+    times = Op("times", lambda xp, x, y: x * y, Joint(lambda wanted, g, ans, x, y: (g * y, g * x)), keep=(0, 1))
+    times.checked = False
+    x, y = tf.constant([2.0, 3.0]), tf.constant([5.0, 7.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = run(times, (x, y))
+    np.testing.assert_array_equal(tape.gradient(z, x).numpy(), [5.0, 7.0])
 
 
 def test_an_op_people_write_gets_the_kernels_checks():
