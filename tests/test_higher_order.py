@@ -27,9 +27,11 @@ X = np.array([-1.3, -0.2, 0.4, 1.7])
 
 
 @pytest.mark.parametrize("name,f", [
-    ("sin", tf.sin), ("exp", tf.exp), ("tanh", tf.tanh), ("sigmoid", tf.sigmoid),
+    ("sin", tf.sin), ("cos", tf.cos), ("exp", tf.exp), ("tanh", tf.tanh), ("sigmoid", tf.sigmoid),
     ("mul", lambda x: x * x * x), ("log", lambda x: tf.math.log(x + 3.0)), ("sqrt", lambda x: tf.sqrt(x + 3.0)),
     ("pow", lambda x: (x + 3.0) ** 2.5), ("softplus", tf.math.softplus),
+    # sin_grad and cos_grad differentiated through both inputs: the upstream gradient depends on x
+    ("sin weighted", lambda x: tf.sin(x) * tf.exp(x)), ("cos weighted", lambda x: tf.cos(x) * tf.exp(x)),
 ])
 def test_second_derivatives_of_elementwise_ops(name, f):
     got = second_derivative(f, tf.constant(X)).numpy()
@@ -93,7 +95,8 @@ def test_hessian_vector_product():
     np.testing.assert_allclose(hvp, numeric_hessian(f, x.numpy()) @ v.numpy(), rtol=1e-4)
 
 
-def test_third_derivative():
+@pytest.mark.parametrize("f, third", [(tf.sin, -np.cos(0.7)), (tf.cos, np.sin(0.7))], ids=["sin", "cos"])
+def test_third_derivative(f, third):
     x = tf.constant(0.7, tf.float64)
     with tf.GradientTape() as t3:
         t3.watch(x)
@@ -101,7 +104,7 @@ def test_third_derivative():
             t2.watch(x)
             with tf.GradientTape() as t1:
                 t1.watch(x)
-                y = tf.sin(x)
+                y = f(x)
             d1 = t1.gradient(y, x)
         d2 = t2.gradient(d1, x)
-    np.testing.assert_allclose(t3.gradient(d2, x).numpy(), -np.cos(0.7))
+    np.testing.assert_allclose(t3.gradient(d2, x).numpy(), third)

@@ -32,8 +32,9 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from minitape.core import arrays
+from minitape.core import arrays, backends
 from minitape.core.entry import Entry
+from minitape.core.primitive import Discarded, OpEntry
 
 
 class HeldMemory:
@@ -63,17 +64,21 @@ class HeldMemory:
         users = self._user_buffers()
         if users.keys() != self.users.keys():   # a new watch, or a variable given a new buffer: count again
             self.buffers, self.current, self.counted = {}, 0, 0
-        self.users, first_id, buffers = users, self.first_id, self.buffers
+        self.users, first_id, buffers, current = users, self.first_id, self.buffers, self.current
         for entry in entries[self.counted:]:
-            for _, value in entry.kept():
-                if value._id < first_id:
-                    continue                            # the user's: alive anyway
-                buffer = root_buffer(value._value)
+            for value in _kept_values(entry):
+                if type(value) is Discarded or value._id < first_id:
+                    continue                            # a record of a value not kept; or the user's: alive anyway
+                buffer = value._value
+                size = _SCALAR_SIZES.get(type(buffer))  # a NumPy scalar is its own buffer, of its type's size
+                if size is None:
+                    buffer = root_buffer(buffer)
+                    size = arrays.nbytes(buffer)
                 key = id(buffer)
                 if key not in buffers and key not in users:     # not a view of the user's
                     buffers[key] = buffer
-                    self.current += arrays.nbytes(buffer)
-        self.counted = len(entries)
+                    current += size
+        self.counted, self.current = len(entries), current
         self.peak = max(self.peak, self.current)
         return self.current
 
@@ -115,3 +120,20 @@ def _weakly(array: Any) -> Any:
         return weakref.ref(array)
     except TypeError:
         return array
+
+
+def _kept_values(entry: Entry) -> Sequence[Any]:
+    """The values of ``entry.kept()``, without their roles; for an op's entry, some records among them.
+
+    Just an optimization, with ``_SCALAR_SIZES``: an op's entry (``OpEntry.kept``, no residual) is
+    read directly, and a NumPy scalar's size is looked up by its type.  Memory is counted at every
+    ``gradient`` of a tape that lets go: this saves 1,800 instructions of 43,300 per op of the scalar
+    chain (4%: callgrind, collector off).
+    """
+    if type(entry).kept is _OP_KEPT and not entry.op.residual:
+        return entry.saved + (entry.ans,)
+    return [value for _, value in entry.kept()]
+
+
+_OP_KEPT = OpEntry.kept
+_SCALAR_SIZES = {kind: dtype.itemsize for kind, dtype in backends.SCALARS.items()}

@@ -28,6 +28,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import logging
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -42,6 +43,7 @@ from minitape.autodiff.memory import HeldMemory
 from minitape.autodiff.requests import UnconnectedGradients, as_tensors, finish, seeds_for, unconnected_option
 
 logger = logging.getLogger("minitape")
+_IS_CALL = operator.attrgetter("is_call")
 
 
 class GradientTape(Jacobians):
@@ -363,10 +365,23 @@ class GradientTape(Jacobians):
         try:
             # The backward pass runs where the target lives: what it creates (zeros for an unused
             # output, a checkpoint's recomputation) lands beside the values it meets.
-            with backends.use(backends.current() if target is None else backends.backend_of(target._value)):
+            with backends.use(backends.current() if target is None else backends.backend_of(target._value)), \
+                    self._quiet_pass():
                 yield
         finally:
             if not self._persistent:
                 self._spent = True
                 self._release()     # a non-persistent tape lets go of every saved value now
             events.emit("gradient_end", tape=self)
+
+    def _quiet_pass(self) -> contextlib.AbstractContextManager:
+        """NumPy quiet for the whole backward pass if only ops run in it, else nothing: ``arrays.quiet``.
+
+        Just an optimization: each op makes NumPy quiet while it runs (``arrays.quietly``); the fast path
+        finds it quiet already and leaves it so.  The user's own code keeps the user's NumPy settings:
+        a call entry (``custom_gradient``, ``recompute_grad``...) runs it, and so does a listener to events.
+        Saves 2,200 instructions of 43,700 per op of the scalar chain (5%: callgrind, collector off).
+        """
+        if events.listening or any(map(_IS_CALL, self._entries)):
+            return contextlib.nullcontext()
+        return arrays.quiet()

@@ -11,8 +11,9 @@ array([7., 7., 7.], dtype=float32)
 """
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -221,9 +222,31 @@ def quietly(forward: Callable, *args: Any, **params: Any) -> Any:
         NUMPY_ERRSTATE.reset(token)
 
 
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """The block without NumPy's floating-point warnings, as ``quietly`` runs one op.
+
+    A backward pass that runs only ops runs in one (``GradientTape.gradient``), so that each op
+    need not make NumPy quiet itself.
+
+    >>> with tf.core.arrays.quiet():
+    ...     np.float32(1.0) / np.float32(0.0)
+    np.float32(inf)
+    """
+    if NUMPY_ERRSTATE is None:
+        with np.errstate(all="ignore"):
+            yield
+        return
+    token = NUMPY_ERRSTATE.set(IGNORE)
+    try:
+        yield
+    finally:
+        NUMPY_ERRSTATE.reset(token)
+
+
 # Just an optimization, fenced: np.errstate(all="ignore") builds NumPy's error state anew on every use
 # (about 1.4 µs, more than a small op itself costs).  NumPy 2 keeps that state in a context variable;
-# quietly() and apply's fast path set it to one "ignore" state made here by errstate (about 0.3 µs).
+# quietly(), quiet() and apply's fast path set it to one "ignore" state made here by errstate (about 0.3 µs).
 # Should the variable move in another NumPy, quietly() uses errstate and the fast path stands aside.
 try:
     from numpy._core.umath import _extobj_contextvar as NUMPY_ERRSTATE
