@@ -103,3 +103,17 @@ def test_the_users_own_code_in_a_backward_pass_keeps_numpys_warnings():
         y = tf.sin(f(x))
     with pytest.warns(RuntimeWarning, match="divide by zero"):
         assert tape.gradient(y, x).numpy() == np.float32(np.cos(1.0))
+
+
+def test_the_users_own_code_in_an_op_they_wrote_keeps_numpys_warnings():
+    def vjp(upstream, ans, x):
+        np.float32(1.0) / np.float32(0.0)           # the user's NumPy in the VJP of an op they wrote: it warns
+        return upstream
+
+    mine = Op("mine", lambda xp, x: x, (vjp,))
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.sin(apply(mine, (x,)))
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        assert tape.gradient(y, x).numpy() == np.float32(np.cos(1.0))

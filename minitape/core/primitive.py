@@ -106,6 +106,9 @@ class Op:
     """
 
     __slots__ = ("name", "forward", "vjps", "keep", "residual", "keeps_output", "kept_inputs", "checked")
+    #: How many ops were made outside minitape (the user's own) in this process: while none, a backward
+    #: pass need not look among its entries for VJPs of the user's (see ``GradientTape._quiet_pass``).
+    written = 0
 
     def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | ForEachInput | Joint = (),
                  keep: tuple = (), residual: bool = False) -> None:
@@ -121,6 +124,8 @@ class Op:
         # The op table's own rows are checked by the test suite against finite differences instead; skipping
         # them saves about 3% of a scalar chain's time (benchmarks/against.py, paired).
         self.checked = not getattr(forward, "__module__", "").startswith("minitape.ops")
+        if not getattr(forward, "__module__", "").startswith("minitape."):
+            Op.written += 1
 
 
     def __repr__(self) -> str:
