@@ -161,3 +161,12 @@ def test_blas_sums_are_the_sums_numpy_takes(dtype, shape):
         with np.errstate(all="ignore"):
             check(trailing_means(np, x, count), np.mean(x, axis=axes, keepdims=True))
         assert trailing_sums(np, x, count).dtype == np.sum(x, axis=axes, keepdims=True).dtype
+
+
+def test_long_sums_are_numpys_own():
+    """Past LONGEST numbers a sum is NumPy's pairwise one, bit for bit (its rounding grows more slowly)."""
+    from minitape.ops.blas_sums import LONGEST, leading_sums, trailing_means, trailing_sums
+    x = np.random.default_rng(0).standard_normal((3, LONGEST + 1)).astype(np.float32)
+    np.testing.assert_array_equal(trailing_sums(np, x, 1), np.sum(x, axis=1, keepdims=True))
+    np.testing.assert_array_equal(trailing_means(np, x, 1), np.mean(x, axis=1, keepdims=True))
+    np.testing.assert_array_equal(leading_sums(np, x.T, 1), np.sum(x.T, axis=0))

@@ -8,7 +8,8 @@ NumPy's pairwise sum, by no more than a sum's rounding.  Layer normalization, so
 cross-entropy and the dense layers' bias gradients sum this way about 100 times in that benchmark's
 training step, which takes 0.91× the time it took with NumPy's sums (CPU-time medians of 300 steps,
 6 rounds of paired fresh processes; the bias gradients' share 0.98×).  Other arrays (other backends,
-integers, float16, empty ones) are summed by ``xp.sum``.
+integers, float16, empty ones) are summed by ``xp.sum``, and so are sums of more than ``LONGEST``
+numbers: there NumPy is fast anyway, and its pairwise sum's rounding grows more slowly than BLAS's.
 
 >>> import numpy as np
 >>> from minitape.ops.blas_sums import leading_sums, trailing_means, trailing_sums
@@ -28,32 +29,35 @@ import numpy as np
 def trailing_sums(xp: Any, x: Any, count: int) -> Any:
     """``x`` summed over its last ``count`` axes, keeping them (of length 1): ``xp.sum(..., keepdims=True)``."""
     lead = x.shape[:x.ndim - count]
-    if not _fits(x, count):
+    n = math.prod(x.shape[x.ndim - count:])
+    if not _fits(x, count, n):
         return xp.sum(x, axis=tuple(range(len(lead), x.ndim)), keepdims=True)
-    n = x.size // math.prod(lead)
     return np.matmul(x.reshape(-1, n), _ones(n, x.dtype)).reshape(*lead, *(1,) * count)
 
 
 def trailing_means(xp: Any, x: Any, count: int) -> Any:
     """``x``'s means over its last ``count`` axes, keeping them: ``xp.mean(..., keepdims=True)``."""
-    if not _fits(x, count):
+    if not _fits(x, count, math.prod(x.shape[x.ndim - count:])):
         return xp.mean(x, axis=tuple(range(x.ndim - count, x.ndim)), keepdims=True)
     return trailing_sums(xp, x, count) / math.prod(x.shape[x.ndim - count:])
 
 
 def leading_sums(xp: Any, x: Any, count: int) -> Any:
     """``x`` summed over every axis but its last ``count``: ``xp.sum(x, axis=(0, ..., ndim - count - 1))``."""
-    if not _fits(x, count) or x.ndim == count:
-        return xp.sum(x, axis=tuple(range(x.ndim - count)))
     rows = math.prod(x.shape[:x.ndim - count])
+    if not _fits(x, count, rows) or x.ndim == count:
+        return xp.sum(x, axis=tuple(range(x.ndim - count)))
     return np.matmul(_ones(rows, x.dtype), x.reshape(rows, -1)).reshape(x.shape[x.ndim - count:])
 
 
-def _fits(x: Any, count: int) -> bool:
-    """Whether ``x`` is a NumPy float32 or float64 array with something to sum over and at least ``count`` axes."""
-    return type(x) is np.ndarray and x.dtype in _FLOATS and x.size > 0 and 0 < count <= x.ndim
+def _fits(x: Any, count: int, summed: int) -> bool:
+    """Whether ``x`` is a NumPy float32 or float64 array with at least ``count`` axes and something to sum
+    over, ``summed`` numbers to a sum, no more than ``LONGEST``."""
+    return (type(x) is np.ndarray and x.dtype in _FLOATS and x.size > 0 and 0 < count <= x.ndim
+            and summed <= LONGEST)
 
 
+LONGEST = 4096
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
