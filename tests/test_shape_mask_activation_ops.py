@@ -1,5 +1,5 @@
 """Ops that teaching code reaches for: shape/size/rank as tensors, cumsum, boolean_mask, matvec,
-is_nan/is_inf/is_finite, elu/selu/leaky_relu/relu6/gelu, and TF's texts for reshape and ragged lists.
+is_nan/is_inf/is_finite, relu/elu/selu/leaky_relu/relu6/gelu, and TF's texts for reshape and ragged lists.
 
 The expected values are TensorFlow 2.21's, run on the same inputs (written here as literals).
 Gradients against finite differences are in test_op_gradients.py.
@@ -195,3 +195,15 @@ def test_pad_gradients_as_tf():
         filled = tf.pad(x, [[1, 1]] * 2, constant_values=c)
     assert tape.gradient(mirrored, x).numpy().tolist() == [[72, 102, 64], [44, 60, 36]]
     assert tape.gradient(filled, c) is None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
+def test_relu_of_a_batch_is_numpys_maximum_with_zero(dtype):
+    """A large batch takes relu's NumPy fast path (a row of zeros): the same values, -0, nan and infinities alike."""
+    x = np.random.default_rng(0).standard_normal((8, 3, 5, 64)) * 10
+    if dtype != np.int32:
+        x[0, 0, 0, :5] = [-0.0, np.nan, -np.nan, np.inf, -np.inf]
+    x = x.astype(dtype)
+    for value in (x, x[:, :, ::2], x[0, 0]):                  # a batch, a strided batch, one too small
+        y = tf.nn.relu(value).numpy()
+        assert y.dtype == dtype and y.tobytes() == np.maximum(value, 0).tobytes()

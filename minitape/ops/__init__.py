@@ -15,7 +15,7 @@ Each family is a module, and each module builds only on those before it:
 * ``scatter``: gather_nd, scatter_nd, tensor_scatter_nd_update/add/sub;
 * ``masking``: sequence_mask and band_part;
 * ``nn``: softmax, log-softmax, the cross-entropies, dropout;
-* ``activations``: elu, selu, leaky_relu, relu6, gelu (and erf);
+* ``activations``: relu, elu, selu, leaky_relu, relu6, gelu (and erf);
 * ``linalg``: matmul, tensordot, a matrix's transpose and diagonal, trace;
 * ``einsum``: Einstein summation, diagonals included;
 * ``attention``: dot-product attention, every head at once, as one primitive;
@@ -37,7 +37,7 @@ Op('tanh', keep=('ans',))
 """
 from minitape.core.primitive import ANS, INPUTS, Discarded, Op, OpEntry, apply  # noqa: F401
 from minitape.ops.arguments import as_operand, operands, pair  # noqa: F401
-from minitape.ops.activations import elu, erf, gelu, leaky_relu, relu6, selu  # noqa: F401
+from minitape.ops.activations import elu, erf, gelu, leaky_relu, relu, relu6, selu  # noqa: F401
 from minitape.ops.broadcasting import broadcast_to, tile, unbroadcast  # noqa: F401
 from minitape.ops.creation import (  # noqa: F401
     eye, fill, linspace, ones, ones_like, range, to_device, zeros, zeros_like,
@@ -46,7 +46,7 @@ from minitape.ops.convolution import conv2d  # noqa: F401
 from minitape.ops.transposed_convolution import conv2d_transpose  # noqa: F401
 from minitape.ops.elementwise import (  # noqa: F401
     abs, add, cast, clip_by_value, cos, divide, exp, floordiv, identity, log, log1p, maximum, minimum, mod,
-    multiply, negative, pow, relu, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,
+    multiply, negative, pow, sigmoid, sign, sin, softplus, sqrt, square, stop_gradient, subtract, tanh, where,
 )
 from minitape.ops.comparisons import (  # noqa: F401
     bitwise_and, bitwise_or, bitwise_xor, equal, greater, greater_equal, invert, is_finite, is_inf, is_nan, less,

@@ -188,15 +188,11 @@ _TANH_GRAD = gradient_op("tanh_grad", lambda xp, y, g: g * (1 - y * y), lambda g
 _SIN_GRAD = gradient_op("sin_grad", lambda xp, x, g: g * xp.cos(x), lambda gg, x, g: -(gg * g * sin(x)))
 _COS_GRAD = gradient_op("cos_grad", lambda xp, x, g: -(g * xp.sin(x)), lambda gg, x, g: -(gg * g * cos(x)))
 _SIGMOID_GRAD = gradient_op("sigmoid_grad", lambda xp, y, g: g * y * (1 - y), lambda gg, y, g: gg * g * (1 - 2 * y))
-# relu's mask, as TF's ReluGrad: multiplied (an inf upstream where relu is flat gives nan, as in TF).
-# Its derivative with respect to relu's output is zeros, not None: TF's second derivative of relu is 0.
 # sqrt's, as TF's SqrtGrad: 0 wherever the upstream gradient is 0, even where 0.5 / y is inf.  That
 # guard is in the value only: the derivative with respect to g is 0.5 / y everywhere (TF's SqrtGradGrad),
 # so d/dc of the gradient of c * sqrt(x) at c = 0 is not lost.
 _SQRT_GRAD = Op("sqrt_grad", lambda xp, y, g: xp.where(g == 0, xp.zeros_like(g), 0.5 * g / y),
                 (lambda gg, ans, y, g: -(gg / y) * ans, lambda gg, ans, y, g: 0.5 * gg / y), keep=(ANS, 0))
-_RELU_GRAD = gradient_op("relu_grad", lambda xp, y, g: g * xp.astype(y > 0, g.dtype),
-                         lambda gg, y, g: zeros_like(y), keep=(0,))
 
 
 def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
@@ -207,11 +203,6 @@ def _tanh_grad(y: Tensor, g: Tensor) -> Tensor:
 def _sigmoid_grad(y: Tensor, g: Tensor) -> Tensor:
     """``g * y * (1 - y)``: the VJP of sigmoid, given its output ``y``."""
     return run(_SIGMOID_GRAD, (y, g))
-
-
-def _relu_grad(y: Tensor, g: Tensor) -> Tensor:
-    """``g`` where relu's output ``y`` is positive, else 0: the VJP of relu."""
-    return run(_RELU_GRAD, (y, g))
 
 
 tanh = unary("tanh",     lambda xp, x: xp.tanh(x),            lambda g, ans, x: _tanh_grad(ans, g),    keep=(ANS,), doc="""
@@ -231,12 +222,6 @@ softplus = unary("softplus", lambda xp, x: xp.logaddexp(0.0, x), lambda g, ans, 
 
     >>> tf.math.softplus([0.0]).numpy()
     array([0.6931472], dtype=float32)
-    """)
-relu = unary("relu",     lambda xp, x: xp.maximum(x, 0), lambda g, ans, x: _relu_grad(ans, g),   keep=(ANS,), accepts=NUMBERS, argument="features", doc="""
-    Elementwise ``max(x, 0)``; its derivative at 0 is 0, and its second derivative 0 (not None), as TF's.
-
-    >>> tf.nn.relu([-1.0, 2.0]).numpy()
-    array([0., 2.], dtype=float32)
     """)
 identity = unary("identity", lambda xp, x: x,                 lambda g, ans, x: g,    accepts=Dtypes(dtypes.EVERY, "", ""), argument="input", doc="""
     The same value, as a new tensor (gradients pass straight through).
