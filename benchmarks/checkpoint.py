@@ -36,6 +36,7 @@ import numpy as np
 
 import minitape as tf
 from minitape.checkpointing.schedules import chain_schedule, in_order, revolve_recomputations
+from sequence import numpy_blas
 
 DEPTH, WIDTH, BATCH = 32, 256, 256
 ACTIVATION = BATCH * WIDTH * 4
@@ -142,7 +143,8 @@ def numpy_ratio(chain: Chain, x: tf.Tensor, rounds: int = 30, warmup: int = 3) -
             pairs.append((step_time(forward, chain, x), theirs_first))
     pairs = pairs[warmup:]
     ratio = statistics.median([o / t for o, t in pairs])
-    print(f"(c) mode none vs hand-written NumPy: ratio {ratio:.3f} (median of {len(pairs)} paired runs)")
+    print(f"(c) mode none vs hand-written NumPy: ratio {ratio:.3f} (median of {len(pairs)} paired runs; "
+          f"{numpy_blas()})")
     print(f"    minitape {statistics.median([o for o, _ in pairs]) * 1e3:.2f} ms, "
           f"NumPy {statistics.median([t for _, t in pairs]) * 1e3:.2f} ms (medians); target ≤ 1.1; gradients agree")
 

@@ -27,7 +27,7 @@ import sys
 
 import time
 
-from sequence import worker_figures
+from sequence import numpy_blas, worker_figures
 
 BATCH, SIDE, CHANNELS, CLASSES = 32, 32, 16, 10
 WIDTHS = ((16, 1), (32, 2))                              # each residual block's channels and stride
@@ -217,7 +217,7 @@ def main() -> None:
     what = ("conv2d forward + backward (cnn.py's problem)" if args.conv
             else f"ResNet training step (batch {BATCH}, {SIDE}x{SIDE}x{CHANNELS}, Adam)")
     print(f"{what}, medians of {args.rounds} rounds of fresh processes, 1 thread each; wall time, and CPU time "
-          f"(which leaves out waits for a core):")
+          f"(which leaves out waits for a core); {numpy_blas()}:")
     ours = results["minitape"]
     print(f"    minitape {statistics.median(r['ms'] for r in ours):.1f} ms "
           f"(CPU {statistics.median(r['cpu ms'] for r in ours):.1f} ms)")

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sequence import median_step, worker_figures
+from sequence import median_step, numpy_blas, worker_figures
 
 
 def load(path: str):
@@ -127,7 +127,8 @@ def main() -> None:
             order = sides[k % len(sides):] + sides[:k % len(sides)]       # each library leads in turn
             rounds.append({side: in_fresh_process(python, side, path, args.repeats) for python, side in order})
             print(f"round {k + 1}/{args.rounds} done", file=sys.stderr)
-    print(f"MLP 784-512-512-10, batch 128, forward + backward, 1 thread each, medians of {args.rounds} rounds")
+    print(f"MLP 784-512-512-10, batch 128, forward + backward, 1 thread each, medians of {args.rounds} rounds; "
+          f"{numpy_blas()}")
     for _, side in sides:
         ms = statistics.median(r[side] for r in rounds)
         to_numpy = statistics.median(r[side] / r["numpy"] for r in rounds)

@@ -10,7 +10,7 @@ Run:  .venv/bin/python benchmarks/rnn.py --torch /tmp/torchvenv/bin/python [--ro
 """
 from __future__ import annotations
 
-from sequence import against_torch, median_step, paired_rounds
+from sequence import against_torch, median_step, numpy_blas, paired_rounds
 
 BATCH, STEPS, FEATURES, UNITS = 16, 100, 8, 32
 LAYERS = {"LSTM": "LSTM", "GRU": "GRU", "SimpleRNN": "RNN"}          # Keras' name: PyTorch's
@@ -60,7 +60,7 @@ def main() -> None:
     args, ours, theirs = run
     for name in LAYERS:
         print(f"{name}({UNITS}) on {BATCH}×{STEPS}×{FEATURES}, forward + backward, medians of {args.rounds} rounds, "
-              f"1 thread")
+              f"1 thread; {numpy_blas()}")
         print(against_torch(ours, theirs, f"{name} ms", f"torch {name} ms", "ms"))
 
 

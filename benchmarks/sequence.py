@@ -210,6 +210,24 @@ def paired_rounds(doc: str, script: str, minitape_figures, torch_figures, rounds
     return args, ours, theirs
 
 
+def numpy_blas() -> str:
+    """Which BLAS NumPy multiplies with here, and its kernels: a figure of matrix work depends on them.
+
+    An environment may force OpenBLAS's kernels (``OPENBLAS_CORETYPE``): the line says so.
+    """
+    import numpy as np
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:                       # scikit-learn brings it; without it, say less
+        return f"NumPy {np.__version__}"
+    blas = next((lib for lib in threadpool_info() if lib["user_api"] == "blas"), None)
+    if blas is None:
+        return f"NumPy {np.__version__}, BLAS not found"
+    forced = f", forced by OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}" if "OPENBLAS_CORETYPE" in os.environ else ""
+    return (f"NumPy {np.__version__} on {blas['internal_api']} {blas['version']} "
+            f"({blas.get('architecture') or 'its own'} kernels{forced})")
+
+
 def against_torch(ours: list, theirs: list, key: str, torch_key: str, unit: str) -> str:
     """The line a peer comparison prints: minitape's median, then PyTorch's and the median per-round ratio."""
     line = f"    minitape {statistics.median(r[key] for r in ours):.2f} {unit}"
@@ -226,7 +244,7 @@ def main() -> None:
         return
     args, ours, theirs = run
     med = {key: statistics.median(r[key] for r in ours) for key in ours[0]}
-    print(f"(a) training step, medians of {args.rounds} rounds, 1 thread each")
+    print(f"(a) training step, medians of {args.rounds} rounds, 1 thread each; {numpy_blas()}")
     print(against_torch(ours, theirs, "none ms", "torch ms", "ms"))
     print("    CPU time (steadier where other work shares the cores):")
     print(against_torch(ours, theirs, "none cpu ms", "torch cpu ms", "ms"))
