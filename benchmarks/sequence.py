@@ -223,7 +223,8 @@ def numpy_blas() -> str:
     blas = next((lib for lib in threadpool_info() if lib["user_api"] == "blas"), None)
     if blas is None:
         return f"NumPy {np.__version__}, BLAS not found"
-    forced = f", forced by OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}" if "OPENBLAS_CORETYPE" in os.environ else ""
+    coretype = os.environ.get("OPENBLAS_CORETYPE")
+    forced = f", forced by OPENBLAS_CORETYPE={coretype}" if coretype else ""
     return (f"NumPy {np.__version__} on {blas['internal_api']} {blas['version']} "
             f"({blas.get('architecture') or 'its own'} kernels{forced})")
 
