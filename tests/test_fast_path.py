@@ -6,6 +6,7 @@ import pytest
 import minitape as tf
 from minitape.core.primitive import Joint, Op, apply
 from minitape.ops.elementwise import _tanh_grad, unary
+from minitape.ops import linalg
 from minitape.ops.fast_path import run
 
 pytestmark = pytest.mark.usefixtures("backend")     # elsewhere than NumPy, both ways are the kernel's
@@ -103,3 +104,28 @@ def test_the_users_own_code_in_a_backward_pass_keeps_numpys_warnings():
         y = tf.sin(f(x))
     with pytest.warns(RuntimeWarning, match="divide by zero"):
         assert tape.gradient(y, x).numpy() == np.float32(np.cos(1.0))
+
+
+FLAGS = [(False, False), (False, True), (True, False), (True, True)]
+
+
+@pytest.mark.parametrize("transpose_a, transpose_b", FLAGS)
+def test_a_product_of_matrices_differentiates_as_the_kernels_matmul(transpose_a, transpose_b):
+    # Two matrices run as an op with their flags fixed (linalg._MATRIX_PRODUCTS), through run.
+    rng = np.random.default_rng(0)
+    a = tf.constant(rng.normal(size=(3, 2) if transpose_a else (2, 3)))
+    b = tf.constant(rng.normal(size=(4, 3) if transpose_b else (3, 4)))
+    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
+    fast = first_and_second(lambda x, y: tf.reduce_sum(tf.sin(tf.matmul(x, y, **flags))), [a, b])
+    kernel = first_and_second(lambda x, y: tf.reduce_sum(tf.sin(apply(linalg._MATMUL, (x, y), flags))), [a, b])
+    for ours, theirs, x in zip(fast, kernel, [a, b, a, b]):
+        assert ours.shape == x.shape
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_a_batch_of_products_still_sums_its_broadcast_gradient():
+    a, b = tf.ones((2, 3, 4)), tf.ones((4, 5))
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = tf.matmul(a, b)
+    np.testing.assert_array_equal(tape.gradient(y, b).numpy(), np.full((4, 5), 6.0))
