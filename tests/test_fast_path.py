@@ -129,3 +129,20 @@ def test_a_batch_of_products_still_sums_its_broadcast_gradient():
         tape.watch(b)
         y = tf.matmul(a, b)
     np.testing.assert_array_equal(tape.gradient(y, b).numpy(), np.full((4, 5), 6.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_bias_gradient_summed_outside_the_table_is_the_sum_and_differentiates_again(dtype):
+    # With no tape recording, unbroadcast sums over the batch with BLAS; under one, with the op.
+    rng = np.random.default_rng(1)
+    x, b = tf.constant(rng.normal(size=(5, 2, 3)).astype(dtype)), tf.constant(rng.normal(size=3).astype(dtype))
+    upstream = rng.normal(size=(5, 2, 3)).astype(dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = x + b
+    plain = tape.gradient(y, b, output_gradients=tf.constant(upstream))
+    assert plain.dtype == tf.as_dtype(dtype) and plain.shape == (3,)
+    np.testing.assert_allclose(plain.numpy(), upstream.sum(axis=(0, 1)), rtol=1e-5 if dtype is np.float32 else 1e-12)
+    fast, kernel = (first_and_second(call, [x, b]) for call in (tf.add, lambda u, v: apply(tf.add.op, (u, v))))
+    for ours, theirs in zip(fast, kernel):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5 if dtype is np.float32 else 1e-12)
