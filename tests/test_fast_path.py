@@ -7,7 +7,7 @@ import minitape as tf
 from minitape.core.primitive import Joint, Op, apply
 from minitape.ops.elementwise import _tanh_grad, unary
 from minitape.ops import linalg
-from minitape.ops.fast_path import run
+from minitape.ops.fast_path import run, tanh_grad_forward
 
 pytestmark = pytest.mark.usefixtures("backend")     # elsewhere than NumPy, both ways are the kernel's
 
@@ -146,3 +146,16 @@ def test_a_bias_gradient_summed_outside_the_table_is_the_sum_and_differentiates_
     fast, kernel = (first_and_second(call, [x, b]) for call in (tf.add, lambda u, v: apply(tf.add.op, (u, v))))
     for ours, theirs in zip(fast, kernel):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5 if dtype is np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("y, g", [
+    (np.linspace(-0.9, 0.9, 12, dtype=np.float32).reshape(3, 4), np.arange(12, dtype=np.float32).reshape(3, 4)),
+    (np.float64(0.5), np.float64(2.0)),                                             # NumPy scalars
+    (np.array(0.5, np.float32), np.array(2.0, np.float32)),                         # 0-d arrays
+    (np.full((2, 3), 0.5, np.float32), np.ones(3, np.float32)),                     # broadcasting
+    (np.full(3, 0.5, np.float32), np.ones(3)),                                      # two dtypes
+])
+def test_tanhs_gradient_in_one_array_is_the_expressions(y, g):
+    ours, theirs = tanh_grad_forward(np, y, g), g * (1 - y * y)
+    assert type(ours) is type(theirs) and ours.dtype == theirs.dtype and np.shape(ours) == np.shape(theirs)
+    np.testing.assert_array_equal(ours, theirs)
