@@ -70,10 +70,10 @@ class HeldMemory:
                 if type(value) is Discarded or value._id < first_id:
                     continue                            # a record of a value not kept; or the user's: alive anyway
                 buffer = value._value
-                if id(buffer) in buffers:
-                    continue                            # counted already (an op's output kept as the next one's input)
                 size = _SCALAR_SIZES.get(type(buffer))  # a NumPy scalar is its own buffer, of its type's size
                 if size is None:
+                    if id(buffer) in buffers:
+                        continue                        # counted already (an op's output, kept as the next one's input)
                     buffer = root_buffer(buffer)
                     size = arrays.nbytes(buffer)
                 key = id(buffer)
