@@ -6,7 +6,8 @@ import pytest
 import minitape as tf
 from minitape.core.primitive import Joint, Op, apply
 from minitape.ops.elementwise import _tanh_grad, unary
-from minitape.ops.fast_path import run
+from minitape.ops import linalg
+from minitape.ops.fast_path import run, tanh_grad_forward
 
 pytestmark = pytest.mark.usefixtures("backend")     # elsewhere than NumPy, both ways are the kernel's
 
@@ -117,3 +118,58 @@ def test_the_users_own_code_in_an_op_they_wrote_keeps_numpys_warnings():
         y = tf.sin(apply(mine, (x,)))
     with pytest.warns(RuntimeWarning, match="divide by zero"):
         assert tape.gradient(y, x).numpy() == np.float32(np.cos(1.0))
+
+
+FLAGS = [(False, False), (False, True), (True, False), (True, True)]
+
+
+@pytest.mark.parametrize("transpose_a, transpose_b", FLAGS)
+def test_a_product_of_matrices_differentiates_as_the_kernels_matmul(transpose_a, transpose_b):
+    # Two matrices run as an op with their flags fixed (linalg._MATRIX_PRODUCTS), through run.
+    rng = np.random.default_rng(0)
+    a = tf.constant(rng.normal(size=(3, 2) if transpose_a else (2, 3)))
+    b = tf.constant(rng.normal(size=(4, 3) if transpose_b else (3, 4)))
+    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
+    fast = first_and_second(lambda x, y: tf.reduce_sum(tf.sin(tf.matmul(x, y, **flags))), [a, b])
+    kernel = first_and_second(lambda x, y: tf.reduce_sum(tf.sin(apply(linalg._MATMUL, (x, y), flags))), [a, b])
+    for ours, theirs, x in zip(fast, kernel, [a, b, a, b]):
+        assert ours.shape == x.shape
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_a_batch_of_products_still_sums_its_broadcast_gradient():
+    a, b = tf.ones((2, 3, 4)), tf.ones((4, 5))
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = tf.matmul(a, b)
+    np.testing.assert_array_equal(tape.gradient(y, b).numpy(), np.full((4, 5), 6.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_bias_gradient_summed_outside_the_table_is_the_sum_and_differentiates_again(dtype):
+    # With no tape recording, unbroadcast sums over the batch with BLAS; under one, with the op.
+    rng = np.random.default_rng(1)
+    x, b = tf.constant(rng.normal(size=(5, 2, 3)).astype(dtype)), tf.constant(rng.normal(size=3).astype(dtype))
+    upstream = rng.normal(size=(5, 2, 3)).astype(dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = x + b
+    plain = tape.gradient(y, b, output_gradients=tf.constant(upstream))
+    assert plain.dtype == tf.as_dtype(dtype) and plain.shape == (3,)
+    np.testing.assert_allclose(plain.numpy(), upstream.sum(axis=(0, 1)), rtol=1e-5 if dtype is np.float32 else 1e-12)
+    fast, kernel = (first_and_second(call, [x, b]) for call in (tf.add, lambda u, v: apply(tf.add.op, (u, v))))
+    for ours, theirs in zip(fast, kernel):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5 if dtype is np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("y, g", [
+    (np.linspace(-0.9, 0.9, 12, dtype=np.float32).reshape(3, 4), np.arange(12, dtype=np.float32).reshape(3, 4)),
+    (np.float64(0.5), np.float64(2.0)),                                             # NumPy scalars
+    (np.array(0.5, np.float32), np.array(2.0, np.float32)),                         # 0-d arrays
+    (np.full((2, 3), 0.5, np.float32), np.ones(3, np.float32)),                     # broadcasting
+    (np.full(3, 0.5, np.float32), np.ones(3)),                                      # two dtypes
+])
+def test_tanhs_gradient_in_one_array_is_the_expressions(y, g):
+    ours, theirs = tanh_grad_forward(np, y, g), g * (1 - y * y)
+    assert type(ours) is type(theirs) and ours.dtype == theirs.dtype and np.shape(ours) == np.shape(theirs)
+    np.testing.assert_array_equal(ours, theirs)

@@ -53,7 +53,7 @@ class HeldMemory:
         self.peak = 0
         self.counted = 0                   # entries already counted
         self.watched: dict[int, weakref.ref] = {}  # the watched tensors and variables (not kept alive), by id
-        self.users: dict[int, Any] = {}    # the buffers of those made before the tape: the user's
+        self.users: set[int] = set()       # ids of the buffers of those made before the tape: the user's
 
     def watch(self, value: Any) -> None:
         """``value`` (a tensor or variable) is watched: if it is the user's, so is every view of its buffer."""
@@ -62,7 +62,7 @@ class HeldMemory:
     def count(self, entries: Sequence[Entry]) -> int:
         """Add the buffers of the entries recorded since the last count; returns the bytes now held."""
         users = self._user_buffers()
-        if users.keys() != self.users.keys():   # a new watch, or a variable given a new buffer: count again
+        if users != self.users:                 # a new watch, or a variable given a new buffer: count again
             self.buffers, self.current, self.counted = {}, 0, 0
         self.users, first_id, buffers, current = users, self.first_id, self.buffers, self.current
         for entry in entries[self.counted:]:
@@ -72,6 +72,8 @@ class HeldMemory:
                 buffer = value._value
                 size = _SCALAR_SIZES.get(type(buffer))  # a NumPy scalar is its own buffer, of its type's size
                 if size is None:
+                    if id(buffer) in buffers:
+                        continue                        # counted already (an op's output, kept as the next one's input)
                     buffer = root_buffer(buffer)
                     size = arrays.nbytes(buffer)
                 key = id(buffer)
@@ -82,12 +84,16 @@ class HeldMemory:
         self.peak = max(self.peak, self.current)
         return self.current
 
-    def _user_buffers(self) -> dict[int, Any]:
-        """The buffers of the watched values made before the tape, by id (weakly where an array allows)."""
+    def _user_buffers(self) -> set[int]:
+        """The ids of the buffers of the watched values made before the tape.
+
+        An id stands for its buffer while the watched value is alive; one that is gone leaves ``watched``,
+        and the ids change: everything is counted again.
+        """
         alive = [value for value in (ref() for ref in self.watched.values()) if value is not None]
-        self.watched = {id(value): weakref.ref(value) for value in alive}
-        roots = (root_buffer(value._value) for value in alive if value._id < self.first_id)
-        return {id(root): _weakly(root) for root in roots}
+        if len(alive) < len(self.watched):
+            self.watched = {id(value): weakref.ref(value) for value in alive}
+        return {id(root_buffer(value._value)) for value in alive if value._id < self.first_id}
 
     def release(self) -> None:
         """Everything is let go (the tape was reset); the peak is remembered."""
@@ -112,14 +118,6 @@ def root_buffer(array: Any) -> Any:
     while base is not None and hasattr(base, "nbytes"):
         array, base = base, base.base
     return array
-
-
-def _weakly(array: Any) -> Any:
-    """A weak reference to ``array``, or the array itself where it has none (a NumPy scalar: a few bytes)."""
-    try:
-        return weakref.ref(array)
-    except TypeError:
-        return array
 
 
 def _kept_values(entry: Entry) -> Sequence[Any]:

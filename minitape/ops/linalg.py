@@ -24,6 +24,7 @@ from minitape.core.primitive import Op, apply
 from minitape.core.tensor import Tensor
 from minitape.ops.arguments import MATRIX, as_int, as_operand, like, pair, plain
 from minitape.ops.broadcasting import broadcast_to, unbroadcasting
+from minitape.ops.fast_path import run
 from minitape.ops.indexing import concat, gather
 from minitape.ops.reductions import reduce_sum
 from minitape.ops.shapes import reshape, transpose
@@ -54,6 +55,22 @@ _MATMUL = Op("matmul", _matmul_forward, (unbroadcasting(_matmul_vjp_a, 0), unbro
              keep=(0, 1))
 
 
+def _matrix_product(transpose_a: bool, transpose_b: bool) -> Op:
+    """The matmul of two matrices with its flags fixed: an op without parameters, whose VJPs need no unbroadcasting.
+
+    Just an optimization: two matrices have no batch axes to broadcast, and an op without parameters
+    runs through ``fast_path.run``.  A product of two 4 by 4 matrices, recorded, takes 2.3 µs rather
+    than 3.4, and benchmarks/checkpoint.py's mode none (its 95 products of 256 by 256) 0.987× its CPU
+    time (alternating in one process with products through ``apply``, medians of 60 pairs).
+    """
+    return Op("matmul", lambda xp, a, b: _matmul_forward(xp, a, b, transpose_a, transpose_b),
+              (lambda g, ans, a, b: _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b),
+               lambda g, ans, a, b: _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b)), keep=(0, 1))
+
+
+_MATRIX_PRODUCTS = {(ta, tb): _matrix_product(ta, tb) for ta in (False, True) for tb in (False, True)}
+
+
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
            adjoint_b: bool = False, *, name: str | None = None) -> Tensor:
     """Matrix product of the last two axes (leading axes broadcast as batch axes).
@@ -64,15 +81,8 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     >>> tf.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy()
     array([[11.]], dtype=float32)
     """
-    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b, "adjoint_a": adjoint_a, "adjoint_b": adjoint_b}
-    for flag, value in flags.items():
-        if type(value) is not bool and not isinstance(value, np.bool_):
-            raise TypeError(f"matmul: expected bool for argument '{flag}', got {value!r}.")
-    for transposed, adjoint, x in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
-        if transposed and adjoint:
-            raise ValueError(f"Only one of `transpose_{x}` and `adjoint_{x}` can be True. "
-                             f"Received `transpose_{x}`={transposed}, `adjoint_{x}`={adjoint}.")
-    transpose_a, transpose_b = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+    if not transpose_a is transpose_b is adjoint_a is adjoint_b is False:     # the defaults need no checking
+        transpose_a, transpose_b = _flags(transpose_a, transpose_b, adjoint_a, adjoint_b)
     a, b = pair("matmul", a, b)
     MATRIX.check("matmul", a)
     shape_a, shape_b = a._value.shape, b._value.shape
@@ -95,8 +105,23 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise
 
 
+def _flags(transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any) -> tuple[bool, bool]:
+    """``matmul``'s four flags checked (bools, at most one per factor), as whether to transpose each factor."""
+    flags = {"transpose_a": transpose_a, "transpose_b": transpose_b, "adjoint_a": adjoint_a, "adjoint_b": adjoint_b}
+    for flag, value in flags.items():
+        if type(value) is not bool and not isinstance(value, np.bool_):
+            raise TypeError(f"matmul: expected bool for argument '{flag}', got {value!r}.")
+    for transposed, adjoint, x in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
+        if transposed and adjoint:
+            raise ValueError(f"Only one of `transpose_{x}` and `adjoint_{x}` can be True. "
+                             f"Received `transpose_{x}`={transposed}, `adjoint_{x}`={adjoint}.")
+    return bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+
+
 def product(a: Tensor, b: Tensor, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """The matmul primitive on tensors known to fit: what ``matmul`` runs once it has checked, and VJPs run."""
+    if a._value.ndim == 2 and b._value.ndim == 2:
+        return run(_MATRIX_PRODUCTS[transpose_a, transpose_b], (a, b))
     return apply(_MATMUL, (a, b), {"transpose_a": transpose_a, "transpose_b": transpose_b})
 
 
