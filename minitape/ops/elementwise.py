@@ -28,10 +28,8 @@ from minitape.ops.fast_path import SAME_SHAPES, run, tanh_grad_forward
 
 
 def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
-    """Give the function made for an op its name, docstring and module (where the op's forward rule is written),
-    and a link to its primitive (``.op``)."""
+    """Give the function made for an op its name and docstring, and a link to its primitive (``.op``)."""
     function.__name__ = function.__qualname__ = name
-    function.__module__ = getattr(op.forward, "__module__", function.__module__)
     function.__doc__ = doc
     function.op = op
     return function
