@@ -58,7 +58,6 @@ relu = unary("relu", _relu, lambda g, ans, x: run(_RELU_GRAD, (ans, g)), keep=(A
     >>> tf.nn.relu([-1.0, 2.0]).numpy()
     array([0., 2.], dtype=float32)
     """)
-relu.__module__ = __name__          # unary makes it in elementwise: where the API reference should look it up
 
 
 def _where_negative(gg: Tensor, y: Tensor, g: Tensor) -> Tensor:

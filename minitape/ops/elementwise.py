@@ -13,6 +13,8 @@ broadcast (``unbroadcast``).
 """
 from __future__ import annotations
 
+import sys
+
 from collections.abc import Callable
 from typing import Any
 
@@ -28,8 +30,14 @@ from minitape.ops.fast_path import SAME_SHAPES, run, tanh_grad_forward
 
 
 def public(function: Callable, name: str, op: Op, doc: str) -> Callable:
-    """Give the function made for an op its name and docstring, and a link to its primitive (``.op``)."""
+    """Give the function made for an op its name, docstring and module, and a link to its primitive (``.op``).
+
+    Its module is the one that declares it, the caller of ``unary``, ``binary`` or ``reduction`` (as
+    ``collections.namedtuple`` finds a new class's): there its docstring's example runs as a doctest,
+    and the API reference finds it.
+    """
     function.__name__ = function.__qualname__ = name
+    function.__module__ = sys._getframe(2).f_globals.get("__name__", function.__module__)
     function.__doc__ = doc
     function.op = op
     return function
