@@ -12,6 +12,7 @@ its input and one factor per example, and its VJPs are written with ops again.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -149,12 +150,19 @@ def _layer_norm_vjps(wanted, g, ans, x, gamma, beta, residual, axes, epsilon):
             scaled = upstream * gamma._value
             return (wrap(r * (scaled - _mean(np, scaled, axes) - normal * _mean(np, scaled * normal, axes))),
                     wrap(leading_sums(np, upstream * normal, len(axes))), _summed(g, axes))
-    dx = dgamma = None
+    return _vjps_with_ops(wanted, g, x, gamma, axes, epsilon, lambda value: _summed(value, axes))
+
+
+def _vjps_with_ops(wanted: tuple[bool, ...], g: Tensor, x: Tensor, scale: Tensor, axes: tuple[int, ...],
+                   epsilon: float, total: Callable) -> tuple[Tensor | None, ...]:
+    """A normalization's gradients written with ops (a tape recording them sees how they depend on ``x``): of
+    ``x``, of the scale and of the offset, as ``wanted``; ``total`` sums a gradient to the scale's shape."""
+    dx = dscale = None
     if wanted[0] or wanted[1]:
         normal, r = _normalized(x, axes, epsilon)
-        dx = _normalized_input_grad(g * gamma, normal, r, axes) if wanted[0] else None
-        dgamma = _summed(g * normal, axes) if wanted[1] else None
-    return dx, dgamma, _summed(g, axes) if wanted[2] else None
+        dx = _normalized_input_grad(g * scale, normal, r, axes) if wanted[0] else None
+        dscale = total(g * normal) if wanted[1] else None
+    return dx, dscale, total(g) if wanted[2] else None
 
 
 def _normalized_input_grad(scaled: Tensor, normal: Tensor, r: Tensor, axes: tuple[int, ...]) -> Tensor:
@@ -241,12 +249,7 @@ def _batch_norm_vjps(wanted, g, ans, x, scale, offset, axes, epsilon, mean, vari
             return [None if grad is None else wrap(grad)
                     for grad in _batch_norm_numpy_vjps(wanted, g._value, x._value, scale._value, mean, variance,
                                                        epsilon)]
-    dx = dscale = None
-    if wanted[0] or wanted[1]:
-        normal, r = _normalized(x, axes, epsilon)
-        dx = _normalized_input_grad(g * scale, normal, r, axes) if wanted[0] else None
-        dscale = reduce_sum(g * normal, axes) if wanted[1] else None
-    return dx, dscale, reduce_sum(g, axes) if wanted[2] else None
+    return _vjps_with_ops(wanted, g, x, scale, axes, epsilon, lambda value: reduce_sum(value, axes))
 
 
 def _batch_norm_numpy_vjps(wanted, g, x, scale, mean, variance, epsilon):
