@@ -100,6 +100,8 @@ def add_at(updates: Any, indices: np.ndarray, count: int) -> Any:
     """
     xp = backends.namespace(updates)
     outer, _, inner = updates.shape
+    if xp is np and updates.dtype.kind == "f":
+        return _add_at_positions(updates, indices, count)
     if hasattr(getattr(xp, "add", None), "at"):          # NumPy and CuPy sum repeated indices in place
         narrow = xp is not np and updates.dtype.kind in "biu" and updates.dtype.itemsize < 4    # CuPy's add.at
         numbers = updates.astype(xp.int64) if narrow else updates          # takes 32 and 64 bits only
@@ -113,6 +115,19 @@ def add_at(updates: Any, indices: np.ndarray, count: int) -> Any:
     hits = asarray_beside(updates, indices[:, None] == np.arange(count))
     out = xp.matmul(xp.matrix_transpose(xp.astype(hits, numbers.dtype)), numbers)
     return out > 0 if truth else out
+
+
+# Just an optimization, for NumPy floats: ufunc.at adds at 1-d positions far faster than at rows of a 2-d
+# array (an embedding's gradient, 256 rows of 32 into 55: 12 µs against 57), each position receiving its
+# numbers in the same order, so the same bits.  benchmarks/sequence.py's backward pass takes 0.97× the time,
+# the step 0.985× (CPU-time medians of 300 steps, 10 rounds of paired fresh processes).
+def _add_at_positions(updates: np.ndarray, indices: np.ndarray, count: int) -> np.ndarray:
+    """``add_at`` for a NumPy float array, each number added at its position in the flat output."""
+    outer, _, inner = updates.shape
+    rows = np.arange(outer)[:, None, None] * count + indices[None, :, None]
+    out = np.zeros(outer * count * inner, updates.dtype)
+    np.add.at(out, (rows * inner + np.arange(inner)).reshape(-1), updates.reshape(-1))
+    return out.reshape(outer, count, inner)
 
 
 def nbytes(array: Any) -> int:

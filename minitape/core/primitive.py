@@ -106,8 +106,8 @@ class Op:
     """
 
     __slots__ = ("name", "forward", "vjps", "keep", "residual", "keeps_output", "kept_inputs", "checked")
-    #: How many ops were made outside minitape (the user's own) in this process: while none, a backward
-    #: pass need not look among its entries for VJPs of the user's (see ``GradientTape._quiet_pass``).
+    #: How many ops people wrote (``checked``) in this process: while none, a backward pass need not look
+    #: among its entries for VJPs of theirs (see ``GradientTape._quiet_pass``).
     written = 0
 
     def __init__(self, name: str, forward: Callable, vjps: Sequence[Callable | None] | ForEachInput | Joint = (),
@@ -121,15 +121,17 @@ class Op:
         self.keeps_output = ANS in keep
         self.kept_inputs = _Everything() if INPUTS in keep else frozenset(k for k in keep if isinstance(k, int))
         # Whether the backward step checks what the VJPs return (GradientShapeError): for the ops people write.
-        # The op table's own rows are checked by the test suite against finite differences instead; skipping
-        # them saves about 3% of a scalar chain's time (benchmarks/against.py, paired).
-        self.checked = not getattr(forward, "__module__", "").startswith("minitape.ops")
-        if not getattr(forward, "__module__", "").startswith("minitape."):
-            Op.written += 1
+        # The op tables' own rows (minitape.ops, keras.ops) are checked by the test suite against finite
+        # differences instead; skipping them saves about 3% of a scalar chain's time (benchmarks/against.py).
+        self.checked = not getattr(forward, "__module__", "").startswith(_OP_TABLES)
+        Op.written += self.checked
 
 
     def __repr__(self) -> str:
         return f"Op({self.name!r}, keep={self.keep!r})"
+
+
+_OP_TABLES = ("minitape.ops.", "minitape.keras.ops.")      # the modules whose ops are the library's rows
 
 
 class _Everything:

@@ -21,6 +21,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 
 class _ThreadState(threading.local):
     """Per-thread stacks: each thread records onto its own tapes."""
@@ -45,6 +47,25 @@ def record(entry: Any) -> None:
     """
     for tape in state.tapes:
         tape._offer(entry)
+
+
+def first_order_numpy(*tensors: Any) -> bool:
+    """Whether a VJP may work its gradient out in NumPy, without ops: no tape records the backward pass (so
+    the gradient is never differentiated again) and every tensor holds a NumPy array.
+
+    The fused ops' VJPs (dense, attention, the normalizations, convolution, the recurrent ops) ask this
+    before taking their first-order NumPy path; under a recording tape they run ops, which a tape sees.
+
+    >>> import minitape as tf
+    >>> from minitape.core.state import first_order_numpy
+    >>> x = tf.constant([1.0])
+    >>> first_order_numpy(x)
+    True
+    >>> with tf.GradientTape():
+    ...     first_order_numpy(x)
+    False
+    """
+    return not state.tapes and all(type(t._value) is np.ndarray for t in tensors)
 
 
 def variable_accessed(variable: Any) -> None:

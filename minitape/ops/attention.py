@@ -25,7 +25,7 @@ import numpy as np
 from minitape.core import arrays
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Joint, Op, apply
-from minitape.core.state import state
+from minitape.core.state import first_order_numpy
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import needs_floating, operands, plain
 from minitape.ops.einsum import einsum
@@ -124,7 +124,7 @@ def _plain(*tensors: Tensor) -> bool:
     # never differentiated again, and are worked out in NumPy from the kept weights, without ops.  The primitive
     # with these VJPs takes benchmarks/sequence.py's step to 0.90× the five ops it replaces (CPU-time, fresh
     # processes alternating, 10 rounds, a busy machine).
-    return not state.tapes and all(type(t._value) is np.ndarray for t in tensors)
+    return first_order_numpy(*tensors)
 
 
 def _weights(q: Tensor, k: Tensor, mask: np.ndarray | None, scale: float) -> Tensor:

@@ -53,12 +53,12 @@ def leading_sums(xp: Any, x: Any, count: int) -> Any:
 def _fits(x: Any, count: int, summed: int) -> bool:
     """Whether ``x`` is a NumPy float32 or float64 array with at least ``count`` axes and something to sum
     over, ``summed`` numbers to a sum, no more than ``LONGEST``."""
-    return (type(x) is np.ndarray and x.dtype in _FLOATS and x.size > 0 and 0 < count <= x.ndim
+    return (type(x) is np.ndarray and x.dtype in FLOATS and x.size > 0 and 0 < count <= x.ndim
             and summed <= LONGEST)
 
 
 LONGEST = 4096
-_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+FLOATS = (np.dtype(np.float32), np.dtype(np.float64))      # what BLAS multiplies
 
 
 @functools.lru_cache(maxsize=64)

@@ -23,10 +23,10 @@ import numpy as np
 
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Discarded, Op, apply
-from minitape.core.state import state
+from minitape.core.state import first_order_numpy
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import as_operand, as_shape
-from minitape.ops.blas_sums import leading_sums
+from minitape.ops.blas_sums import FLOATS, leading_sums
 from minitape.ops.shapes import reshaped
 
 # The sum keeps the input's dtype, as TF (NumPy's would widen int32 to int64).
@@ -64,10 +64,7 @@ def _plain(grad: Tensor) -> bool:
     32 blocks of benchmarks/checkpoint.py (mode none) 0.987× their CPU time (alternating in one process
     with the op's sum, medians of 60 pairs).
     """
-    return not state.tapes and type(grad._value) is np.ndarray and grad._value.dtype in _BLAS_FLOATS
-
-
-_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+    return first_order_numpy(grad) and grad._value.dtype in FLOATS
 
 
 def unbroadcasting(vjp: Callable, k: int) -> Callable:

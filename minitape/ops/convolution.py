@@ -43,7 +43,7 @@ import numpy as np
 from minitape.core import arrays
 from minitape.core.errors import InvalidArgumentError, UnimplementedError
 from minitape.core.primitive import Joint, Op, apply
-from minitape.core.state import state
+from minitape.core.state import first_order_numpy
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops import im2col
 from minitape.ops.arguments import pair
@@ -152,7 +152,7 @@ def _conv2d_vjps(wanted: tuple[bool, bool], g: Tensor, ans: Any, x: Tensor, filt
     # Fast path (NumPy, first order): with no tape recording the backward pass, both gradients come from one
     # copy of the upstream gradient's windows (im2col.gradients).  Batch 32, 32x32, 3x3, 16 -> 16 channels,
     # 1 thread: both in 2.3 ms instead of 2.9.
-    if all(wanted) and not state.tapes and all(type(v) is np.ndarray for v in values) and im2col.applies(np, *values):
+    if all(wanted) and first_order_numpy(g, x, filters) and im2col.applies(np, *values):
         transposed = im2col.transposed(window, x.shape)
         if transposed is not None:
             dx, dw = arrays.quietly(im2col.gradients, *values[1:], values[0], transposed)

@@ -91,22 +91,8 @@ def _gather_forward(xp, x, indices, axis):
 def _scatter_forward(xp, g, indices, shape, axis):
     """Zeros of ``shape`` plus the slices of ``g`` at ``indices`` along ``axis``; repeated indices add up."""
     flat = indices.reshape(-1)
-    outer, inner = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
-    if type(g) is np.ndarray and g.dtype.kind == "f":
-        return _add_at_flat(g, flat, outer, shape[axis], inner).reshape(shape)
-    return xp.reshape(arrays.add_at(xp.reshape(g, (outer, flat.size, inner)), flat, shape[axis]), shape)
-
-
-# Just an optimization, for NumPy floats: ufunc.at adds at 1-d positions far faster than at rows of a 2-d
-# array (an embedding's gradient, 256 rows of 32 into 55: 12 µs against 57), each position receiving its
-# numbers in the same order, so the same bits.  benchmarks/sequence.py's backward pass takes 0.97× the time,
-# the step 0.985× (CPU-time medians of 300 steps, 10 rounds of paired fresh processes).
-def _add_at_flat(g: np.ndarray, flat: np.ndarray, outer: int, count: int, inner: int) -> np.ndarray:
-    """``arrays.add_at`` of ``g`` (``(outer, flat.size, inner)`` numbers) at ``flat`` along the middle axis."""
-    rows = np.arange(outer)[:, None, None] * count + flat[None, :, None]
-    out = np.zeros(outer * count * inner, g.dtype)
-    np.add.at(out, (rows * inner + np.arange(inner)).reshape(-1), g.reshape(-1))
-    return out
+    slices = xp.reshape(g, (math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:])))
+    return xp.reshape(arrays.add_at(slices, flat, shape[axis]), shape)
 
 
 _GATHER = Op("gather", _gather_forward,

@@ -20,7 +20,7 @@ import numpy as np
 from minitape.core import arrays, dtypes
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import Joint, Op, apply
-from minitape.core.state import state
+from minitape.core.state import first_order_numpy
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import as_axes, as_operand, operands
 from minitape.ops.blas_sums import leading_sums, trailing_means
@@ -128,7 +128,7 @@ def _normalized(x: Tensor, axes: tuple[int, ...], epsilon: float) -> tuple[Tenso
 
 def _summed(value: Tensor, axes: tuple[int, ...]) -> Tensor:
     """``value`` summed over the axes before the normalized ones: to the shape of ``gamma`` and ``beta``."""
-    if axes[0] and not state.tapes and type(value._value) is np.ndarray:     # first order: NumPy's sum, no op
+    if axes[0] and first_order_numpy(value):          # first order: NumPy's sum, no op
         return wrap(leading_sums(np, value._value, len(axes)))
     return reduce_sum(value, tuple(range(axes[0]))) if axes[0] else value
 
@@ -138,7 +138,7 @@ def _first_order(g: Tensor, x: Tensor, residual: Tensor) -> bool:
     # is never differentiated again, so it may be worked out in NumPy from the kept r, without ops.  It
     # saves about 14 ops per layer norm: on benchmarks/sequence.py's model, the forward and backward pass
     # took 153 ms against 167 ms with the ops (medians of 30, alternating in one process, a busy machine).
-    return not state.tapes and all(type(t._value) is np.ndarray for t in (g, x, residual))
+    return first_order_numpy(g, x, residual)
 
 
 def _layer_norm_vjps(wanted, g, ans, x, gamma, beta, residual, axes, epsilon):

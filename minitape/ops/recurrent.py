@@ -24,7 +24,7 @@ import numpy as np
 from minitape.core.arrays import quietly
 from minitape.core.errors import InvalidArgumentError
 from minitape.core.primitive import ANS, Joint, Op, apply
-from minitape.core.state import state
+from minitape.core.state import first_order_numpy
 from minitape.core.tensor import Tensor, wrap
 from minitape.ops.arguments import needs_floating, operands
 from minitape.ops.elementwise import sigmoid, tanh
@@ -102,7 +102,7 @@ def _vjps(wanted: tuple[bool, bool], g: Tensor, ans: Any, z: Tensor, c_previous:
     # Just an optimization: with no tape recording, NumPy works the gradients out in one step, where
     # ops would record about 25: that saves about a quarter of the CPU time of benchmarks/rnn.py's LSTM
     # pass (34.7 against 47.6 ms, medians of 5 alternating runs).
-    if not state.tapes and all(type(t._value) is np.ndarray for t in (g, z, c_previous)):
+    if first_order_numpy(g, z, c_previous):
         return tuple(wrap(v) for v in quietly(_backward, g._value, z._value, c_previous._value, *_IN_NUMPY))
     return _backward(g, z, c_previous, *_IN_OPS)
 
@@ -212,7 +212,7 @@ def sequence_vjps(numpy_pass: Callable, ops_pass: Callable) -> Joint:
     input's gradient; the NumPy one runs when no tape records (just an optimization, as lstm_cell's).
     """
     def vjp(wanted: tuple[bool, ...], g: Tensor, ans: Tensor, *inputs: Tensor) -> list[Tensor]:
-        if not state.tapes and all(type(t._value) is np.ndarray for t in (g, ans, *inputs)):
+        if first_order_numpy(g, ans, *inputs):
             return [wrap(v) for v in quietly(numpy_pass, g._value, *(t._value for t in inputs), ans._value)]
         return list(ops_pass(g, *inputs, ans))
     return Joint(vjp)
